@@ -1,0 +1,65 @@
+#include "core/dataset.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace sextant {
+
+std::vector<Preference> parse_preferences(const char* parameter, std::string_view text, int d) {
+  const std::string valid = std::to_string(d) + " comma-separated entries, each 'min' or 'max'";
+  std::vector<Preference> out;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string_view item = text.substr(pos, comma - pos);
+    if (item == "min") {
+      out.push_back(Preference::min);
+    } else if (item == "max") {
+      out.push_back(Preference::max);
+    } else {
+      throw Error::argument(parameter, text, valid, "bad entry '" + std::string(item) + "'");
+    }
+    pos = comma + 1;
+  }
+  if (static_cast<int>(out.size()) != d)
+    throw Error::argument(parameter, text, valid,
+                          "has " + std::to_string(out.size()) + " entries for " + std::to_string(d) + " columns");
+  return out;
+}
+
+Dataset::Dataset(std::size_t n, int d, std::span<const float> values, std::vector<Preference> preferences,
+                 std::string origin)
+    : n_(n), d_(d), preferences_(std::move(preferences)), origin_(std::move(origin)) {
+  if (d < 1 || d > max_columns)
+    throw Error::argument("d", std::to_string(d), "1.." + std::to_string(max_columns), "unsupported column count");
+  if (values.size() != n * static_cast<std::size_t>(d))
+    throw Error::internal("Dataset: " + std::to_string(values.size()) + " values for " + std::to_string(n) + " x " +
+                          std::to_string(d));
+  if (n > std::size_t{0xFFFFFFFEu})
+    throw Error::argument("n", std::to_string(n), "at most 4294967294 points", "too many points for 32-bit ids");
+  if (preferences_.empty()) preferences_.assign(static_cast<std::size_t>(d), Preference::min);
+  if (static_cast<int>(preferences_.size()) != d)
+    throw Error::argument("preferences", std::to_string(preferences_.size()) + " entries",
+                          std::to_string(d) + " entries", "one preference per column");
+
+  values_ = AlignedBuffer<float>(values.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int j = 0; j < d; ++j) {
+      const float v = values[i * d + j];
+      if (!std::isfinite(v))
+        throw Error(ErrorKind::bad_input, origin_ + ": row " + std::to_string(i) + ", column " +
+                                              std::to_string(j) + ": value is " +
+                                              (std::isnan(v) ? "NaN" : "infinite") + "; every value must be finite");
+      values_[i * d + j] = preferences_[j] == Preference::max ? -v : v;
+    }
+  }
+}
+
+float Dataset::input_value(PointId id, int column) const noexcept {
+  const float v = (*this)(id, column);
+  return preferences_[column] == Preference::max ? -v : v;
+}
+
+}  // namespace sextant

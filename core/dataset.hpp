@@ -1,0 +1,53 @@
+// A dataset: n points x d columns of float32, row-major, contiguous, 64-byte aligned.
+// Column preferences are applied once, at construction: a "max" column is negated, so
+// every algorithm minimises. Point id = row index.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/aligned_buffer.hpp"
+#include "core/subspace.hpp"
+
+namespace sextant {
+
+enum class Preference { min, max };
+
+// Parses "min,max,min" (exactly d entries); throws Error naming `parameter`.
+std::vector<Preference> parse_preferences(const char* parameter, std::string_view text, int d);
+
+class Dataset {
+ public:
+  Dataset() = default;
+  // `values` row-major in the input's orientation (n * d entries). Rejects NaN/inf (naming
+  // `origin`, row and column), d outside 1..max_columns and a preference list of the wrong
+  // length (empty = all min).
+  Dataset(std::size_t n, int d, std::span<const float> values, std::vector<Preference> preferences = {},
+          std::string origin = "dataset");
+
+  std::size_t size() const noexcept { return n_; }
+  int dims() const noexcept { return d_; }
+  bool empty() const noexcept { return n_ == 0; }
+  const std::vector<Preference>& preferences() const noexcept { return preferences_; }
+  const std::string& origin() const noexcept { return origin_; }
+
+  // Minimisation form (max columns negated).
+  const float* row(PointId id) const noexcept { return values_.data() + std::size_t{id} * d_; }
+  float operator()(PointId id, int column) const noexcept { return row(id)[column]; }
+  std::span<const float> values() const noexcept { return values_.span(); }
+
+  // The value as it was given (max columns negated back).
+  float input_value(PointId id, int column) const noexcept;
+
+ private:
+  std::size_t n_ = 0;
+  int d_ = 0;
+  AlignedBuffer<float> values_;
+  std::vector<Preference> preferences_;
+  std::string origin_;
+};
+
+}  // namespace sextant

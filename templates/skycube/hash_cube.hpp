@@ -1,0 +1,101 @@
+// The HashCube (paper 004, Appendix B.1): a skycube stored per point. For point p the
+// 2^d - 1 bits "p is dominated in subspace m" (bit m - 1) are cut into 32-bit words; for
+// every word position a map from word value to the ids having that word. A word that is
+// all ones (dominated in all its 32 subspaces) is not stored, and a point that never
+// appears is dominated everywhere (e.g. it is not in the extended skyline).
+//
+// Bits of subspaces that do not exist (past 2^d - 1 in the last word) or that are above
+// the cube's max_level (a partial skycube) are always 1, so they cost nothing.
+//
+// Layout per word position: sorted keys, CSR offsets and ascending ids; no std::map.
+// Devices fill HashCubeParts concurrently and merge them once at the end.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/subspace.hpp"
+
+namespace sextant::skycube {
+
+using Word = std::uint32_t;
+
+// Number of 32-bit words for a cube over d columns.
+constexpr std::size_t words_for(int d) noexcept { return (subspace_count(d) + 31) / 32; }
+
+// Word w's bits that stand for real subspaces of level <= max_level; all other bits of a
+// stored word are forced to 1.
+Word valid_bits(int d, int max_level, std::size_t w) noexcept;
+
+// Append-only, per device / per thread; cheap inserts, no sorting.
+class HashCubePart {
+ public:
+  HashCubePart() = default;
+  HashCubePart(int d, int max_level);
+
+  // dominated[w] = word w of the point's "dominated in" bits (words_for(d) entries).
+  void insert(PointId id, std::span<const Word> dominated);
+
+  int dims() const noexcept { return d_; }
+  int max_level() const noexcept { return max_level_; }
+
+ private:
+  friend class HashCube;
+  struct Entry {
+    Word key;
+    PointId id;
+  };
+  int d_ = 0;
+  int max_level_ = 0;
+  std::vector<std::vector<Entry>> words_;  // per word position
+};
+
+class HashCube {
+ public:
+  HashCube() = default;
+  // An empty cube: every point dominated everywhere.
+  HashCube(int d, std::size_t n_points, int max_level);
+  // Builds the query structure from parts (ids must be distinct across parts).
+  static HashCube from_parts(int d, std::size_t n_points, int max_level, std::vector<HashCubePart> parts);
+
+  int dims() const noexcept { return d_; }
+  int max_level() const noexcept { return max_level_; }
+  std::size_t point_count() const noexcept { return n_; }
+  bool computed(Mask m) const noexcept;  // 0 < m < 2^d and level(m) <= max_level
+
+  // Skyline of subspace m, ids ascending. Throws Error for m out of range or not computed.
+  std::vector<PointId> skyline(Mask m) const;
+  // The subspaces (ascending masks) in which `id` is a skyline member.
+  std::vector<Mask> membership(PointId id) const;
+  // Number of (word, id) entries stored: "ids stored" in summaries.
+  std::size_t stored_ids() const noexcept;
+  // Bytes of the query structure (keys, offsets, ids).
+  std::size_t bytes() const noexcept;
+
+  // Combines two cubes over the same d, n and max_level with disjoint ids.
+  static HashCube merge(const HashCube& a, const HashCube& b);
+
+  // Binary file: magic "SXHC", version, d, max_level, n, then per word keys/offsets/ids.
+  void save(std::ostream& out) const;
+  static HashCube load(std::istream& in, const std::string& origin);
+
+  friend bool operator==(const HashCube&, const HashCube&) = default;
+
+ private:
+  struct WordIndex {
+    std::vector<Word> keys;              // ascending
+    std::vector<std::uint32_t> offsets;  // keys.size() + 1 entries into ids
+    std::vector<PointId> ids;            // ascending within a key
+    friend bool operator==(const WordIndex&, const WordIndex&) = default;
+  };
+  int d_ = 0;
+  int max_level_ = 0;
+  std::size_t n_ = 0;
+  std::vector<WordIndex> words_;
+};
+
+}  // namespace sextant::skycube

@@ -16,6 +16,11 @@ elseif(_sextant_cuda STREQUAL "ON" OR _sextant_cuda STREQUAL "AUTO")
       set(CMAKE_CUDA_ARCHITECTURES 90) # H100 / H200
     endif()
     enable_language(CUDA)
+    # CMake 3.25 does not know nvcc's C++20 flag; newer CMake does. Teach the old one.
+    if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    endif()
     set(CMAKE_CUDA_STANDARD 20)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit REQUIRED)

@@ -1,1 +1,451 @@
-// placeholder: being written
+#include "templates/skycube/hash_cube.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <istream>
+#include <iterator>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "core/error.hpp"
+
+namespace sextant::skycube {
+namespace {
+
+constexpr Word all_ones = ~Word{0};
+constexpr std::uint32_t format_version = 1;
+constexpr std::size_t max_points = 0xFFFFFFFEu;  // ids are 32-bit, as in Dataset
+constexpr std::array<char, 4> magic = {'S', 'X', 'H', 'C'};
+
+std::string skycube_columns_text() { return "1.." + std::to_string(max_skycube_columns); }
+std::string skycube_columns_why() {
+  return "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) + " supported";
+}
+
+void check_shape(int d, std::size_t n, int max_level) {
+  if (d < 1 || d > max_skycube_columns)
+    throw Error::argument("d", std::to_string(d), skycube_columns_text(), skycube_columns_why());
+  if (max_level < 1 || max_level > d)
+    throw Error::argument("max_level", std::to_string(max_level), "1.." + std::to_string(d) + " (the column count)");
+  if (n > max_points)
+    throw Error::argument("n", std::to_string(n), "at most " + std::to_string(max_points) + " points",
+                          "too many points for 32-bit ids");
+}
+
+std::string hex(Word w) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s = "0x";
+  for (int shift = 28; shift >= 0; shift -= 4) s += digits[(w >> shift) & 0xFu];
+  return s;
+}
+
+// (key, id) packed so that integer order is (key, id) order.
+constexpr std::uint64_t pack(Word key, PointId id) noexcept { return (std::uint64_t{key} << 32) | id; }
+constexpr Word key_of(std::uint64_t packed) noexcept { return static_cast<Word>(packed >> 32); }
+constexpr PointId id_of(std::uint64_t packed) noexcept { return static_cast<PointId>(packed); }
+
+// LSD radix sort, 8 bits a pass; passes whose digit is the same for every element (e.g. the high
+// bytes of ids when n is small) are skipped. std::sort for small inputs.
+void sort_packed(std::vector<std::uint64_t>& v, std::vector<std::uint64_t>& scratch) {
+  if (v.size() < 4096) {
+    std::sort(v.begin(), v.end());
+    return;
+  }
+  std::array<std::array<std::size_t, 256>, 8> counts{};
+  for (const std::uint64_t x : v)
+    for (int b = 0; b < 8; ++b) ++counts[b][(x >> (8 * b)) & 0xFFu];
+  scratch.resize(v.size());
+  for (int b = 0; b < 8; ++b) {
+    auto& c = counts[b];
+    if (std::find(c.begin(), c.end(), v.size()) != c.end()) continue;
+    std::size_t sum = 0;
+    for (std::size_t& x : c) sum += std::exchange(x, sum);
+    for (const std::uint64_t x : v) scratch[c[(x >> (8 * b)) & 0xFFu]++] = x;
+    v.swap(scratch);
+  }
+}
+
+// Marks ids per word position to catch an id stored twice in one word (ids must be disjoint
+// across parts / merged cubes). Epoch marks avoid clearing n entries for every word.
+class SeenIds {
+ public:
+  explicit SeenIds(std::size_t n) : n_(n) {}
+  // True when `id` was already marked in the current epoch.
+  bool mark(PointId id, std::uint32_t epoch) {
+    if (marks_.empty()) marks_.assign(n_, 0);
+    return std::exchange(marks_[id], epoch) == epoch;
+  }
+  bool marked(PointId id, std::uint32_t epoch) const { return !marks_.empty() && marks_[id] == epoch; }
+
+ private:
+  std::size_t n_;
+  std::vector<std::uint32_t> marks_;
+};
+
+// ---- little-endian binary I/O, independent of the host's byte order ----------------------
+
+void put_u32(std::ostream& out, std::uint32_t v) {
+  std::array<char, 4> b{};
+  for (int i = 0; i < 4; ++i) b[i] = static_cast<char>((v >> (8 * i)) & 0xFFu);
+  out.write(b.data(), b.size());
+}
+
+void put_u64(std::ostream& out, std::uint64_t v) {
+  put_u32(out, static_cast<std::uint32_t>(v));
+  put_u32(out, static_cast<std::uint32_t>(v >> 32));
+}
+
+void put_u32_array(std::ostream& out, const std::vector<std::uint32_t>& values) {
+  constexpr std::size_t chunk = 4096;
+  std::array<char, chunk * 4> buffer{};
+  for (std::size_t start = 0; start < values.size(); start += chunk) {
+    const std::size_t count = std::min(chunk, values.size() - start);
+    for (std::size_t i = 0; i < count; ++i)
+      for (std::size_t k = 0; k < 4; ++k)
+        buffer[4 * i + k] = static_cast<char>((values[start + i] >> (8 * k)) & 0xFFu);
+    out.write(buffer.data(), static_cast<std::streamsize>(count * 4));
+  }
+}
+
+class Reader {
+ public:
+  Reader(std::istream& in, const std::string& origin) : in_(in), origin_(origin) {}
+
+  [[noreturn]] void fail(std::string_view what) const { throw Error::in_file(origin_, 0, 0, what); }
+
+  void read(unsigned char* p, std::size_t count, std::string_view what) {
+    in_.read(reinterpret_cast<char*>(p), static_cast<std::streamsize>(count));
+    if (static_cast<std::size_t>(in_.gcount()) != count)
+      fail("truncated HashCube file: it ends inside " + std::string(what));
+  }
+  std::uint32_t u32(std::string_view what) {
+    std::array<unsigned char, 4> b{};
+    read(b.data(), b.size(), what);
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= std::uint32_t{b[i]} << (8 * i);
+    return v;
+  }
+  std::uint64_t u64(std::string_view what) {
+    const std::uint64_t lo = u32(what);
+    return lo | (std::uint64_t{u32(what)} << 32);
+  }
+  // Reads in chunks so that a corrupt count runs into end-of-file before it allocates much.
+  void u32_array(std::vector<std::uint32_t>& out, std::uint64_t count, std::string_view what) {
+    constexpr std::size_t chunk = 1 << 16;
+    out.clear();
+    while (out.size() < count) {
+      const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, count - out.size()));
+      buffer_.resize(take * 4);
+      read(buffer_.data(), buffer_.size(), what);
+      for (std::size_t i = 0; i < take; ++i) {
+        std::uint32_t v = 0;
+        for (std::size_t k = 0; k < 4; ++k) v |= std::uint32_t{buffer_[4 * i + k]} << (8 * k);
+        out.push_back(v);
+      }
+    }
+  }
+
+ private:
+  std::istream& in_;
+  const std::string& origin_;
+  std::vector<unsigned char> buffer_;
+};
+
+}  // namespace
+
+Word valid_bits(int d, int max_level, std::size_t w) noexcept {
+  if (d < 1 || d > max_columns) return 0;
+  const std::uint64_t last = (std::uint64_t{1} << d) - 1;
+  Word bits = 0;
+  for (unsigned b = 0; b < 32; ++b) {
+    const std::uint64_t m = std::uint64_t{w} * 32 + b + 1;
+    if (m <= last && std::popcount(m) <= max_level) bits |= Word{1} << b;
+  }
+  return bits;
+}
+
+// ---- HashCubePart ----------------------------------------------------------------------------
+
+HashCubePart::HashCubePart(int d, int max_level) : d_(d), max_level_(max_level) {
+  check_shape(d, 0, max_level);
+  valid_.resize(words_for(d));
+  for (std::size_t w = 0; w < valid_.size(); ++w) valid_[w] = valid_bits(d, max_level, w);
+  words_.resize(valid_.size());
+}
+
+void HashCubePart::insert(PointId id, std::span<const Word> dominated) {
+  if (dominated.size() != words_.size())
+    throw Error::internal("HashCubePart::insert: " + std::to_string(dominated.size()) + " words for a cube of " +
+                          std::to_string(words_.size()) + " words (d = " + std::to_string(d_) + ")");
+  for (std::size_t w = 0; w < words_.size(); ++w) {
+    const Word key = dominated[w] | ~valid_[w];
+    if (key != all_ones) words_[w].push_back({key, id});
+  }
+}
+
+// ---- HashCube: construction ------------------------------------------------------------------
+
+HashCube::HashCube(int d, std::size_t n_points, int max_level) : d_(d), max_level_(max_level), n_(n_points) {
+  check_shape(d, n_points, max_level);
+  words_.resize(words_for(d));
+  for (WordIndex& index : words_) index.offsets.assign(1, 0);
+}
+
+HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::vector<HashCubePart> parts) {
+  HashCube cube(d, n_points, max_level);
+  for (const HashCubePart& part : parts) {
+    if (part.d_ == 0 && part.words_.empty()) continue;  // default-constructed: holds nothing
+    if (part.d_ != d || part.max_level_ != max_level)
+      throw Error(ErrorKind::bad_argument, "HashCube::from_parts: a part has d = " + std::to_string(part.d_) +
+                                               ", max_level = " + std::to_string(part.max_level_) +
+                                               " but the cube has d = " + std::to_string(d) +
+                                               ", max_level = " + std::to_string(max_level));
+  }
+
+  SeenIds seen(n_points);
+  std::vector<std::uint64_t> packed;
+  std::vector<std::uint64_t> scratch;
+  for (std::size_t w = 0; w < cube.words_.size(); ++w) {
+    const Word invalid = ~valid_bits(d, max_level, w);
+    packed.clear();
+    for (HashCubePart& part : parts) {
+      if (part.words_.empty()) continue;
+      for (const HashCubePart::Entry& e : part.words_[w]) {
+        if (e.id >= n_points)
+          throw Error(ErrorKind::bad_argument, "HashCube::from_parts: point id " + std::to_string(e.id) +
+                                                   " is out of range for a cube of " + std::to_string(n_points) +
+                                                   " points");
+        const Word key = e.key | invalid;
+        if (key != all_ones) packed.push_back(pack(key, e.id));
+      }
+      std::vector<HashCubePart::Entry>().swap(part.words_[w]);  // lowers the peak memory
+    }
+    sort_packed(packed, scratch);
+
+    WordIndex& index = cube.words_[w];
+    index.ids.reserve(packed.size());
+    const auto epoch = static_cast<std::uint32_t>(w + 1);
+    for (const std::uint64_t x : packed) {
+      const PointId id = id_of(x);
+      if (seen.mark(id, epoch))
+        throw Error(ErrorKind::bad_argument, "HashCube::from_parts: point id " + std::to_string(id) +
+                                                 " was inserted more than once (ids must be distinct across parts)");
+      if (index.keys.empty() || key_of(x) != index.keys.back()) {
+        if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
+        index.keys.push_back(key_of(x));
+      }
+      index.ids.push_back(id);
+    }
+    if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
+  }
+  return cube;
+}
+
+// ---- HashCube: queries -----------------------------------------------------------------------
+
+bool HashCube::computed(Mask m) const noexcept {
+  return d_ > 0 && m != 0 && m <= full_mask(d_) && level(m) <= max_level_;
+}
+
+void HashCube::check_subspace(Mask m) const {
+  if (computed(m)) return;
+  const std::string value = std::to_string(m);
+  if (d_ == 0) throw Error::argument("subspace", value, "none", "the HashCube is empty (default-constructed)");
+  std::string valid = "1.." + std::to_string(full_mask(d_));
+  if (max_level_ < d_) valid += " with at most " + std::to_string(max_level_) + " columns (partial skycube)";
+  if (m == 0) throw Error::argument("subspace", value, valid, "the empty subspace has no skyline");
+  if (m > full_mask(d_))
+    throw Error::argument("subspace", value, valid, "no such subspace over " + std::to_string(d_) + " columns");
+  throw Error::argument("subspace", value, valid,
+                        "subspace has " + std::to_string(level(m)) + " columns, above the cube's max_level " +
+                            std::to_string(max_level_) + ", so it was not computed");
+}
+
+std::vector<PointId> HashCube::skyline(Mask m) const {
+  check_subspace(m);
+  const WordIndex& index = words_[bit_of(m) / 32];
+  const Word bit = Word{1} << (bit_of(m) % 32);
+  std::vector<PointId> out;
+  std::size_t runs = 0;
+  for (std::size_t k = 0; k < index.keys.size(); ++k) {
+    if ((index.keys[k] & bit) != 0) continue;
+    out.insert(out.end(), index.ids.begin() + index.offsets[k], index.ids.begin() + index.offsets[k + 1]);
+    ++runs;
+  }
+  if (runs > 1) std::sort(out.begin(), out.end());  // each run is ascending; runs are disjoint
+  return out;
+}
+
+std::vector<Mask> HashCube::membership(PointId id) const {
+  if (id >= n_)
+    throw Error::argument("id", std::to_string(id),
+                          n_ == 0 ? std::string("none: the cube has no points") : "0.." + std::to_string(n_ - 1));
+  std::vector<Mask> out;
+  for (std::size_t w = 0; w < words_.size(); ++w) {
+    const WordIndex& index = words_[w];
+    Word key = all_ones;  // absent from this word: dominated in all its subspaces
+    for (std::size_t k = 0; k < index.keys.size(); ++k) {
+      if (std::binary_search(index.ids.begin() + index.offsets[k], index.ids.begin() + index.offsets[k + 1], id)) {
+        key = index.keys[k];
+        break;
+      }
+    }
+    for (Word free = ~key; free != 0; free &= free - 1)
+      out.push_back(static_cast<Mask>(w * 32 + static_cast<std::size_t>(std::countr_zero(free)) + 1));
+  }
+  return out;
+}
+
+std::size_t HashCube::stored_ids() const noexcept {
+  std::size_t total = 0;
+  for (const WordIndex& index : words_) total += index.ids.size();
+  return total;
+}
+
+std::size_t HashCube::bytes() const noexcept {
+  std::size_t total = sizeof(HashCube) + words_.size() * sizeof(WordIndex);
+  for (const WordIndex& index : words_)
+    total += index.keys.size() * sizeof(Word) + index.offsets.size() * sizeof(std::uint32_t) +
+             index.ids.size() * sizeof(PointId);
+  return total;
+}
+
+// ---- HashCube: merge -------------------------------------------------------------------------
+
+HashCube HashCube::merge(const HashCube& a, const HashCube& b) {
+  if (a.d_ != b.d_ || a.n_ != b.n_ || a.max_level_ != b.max_level_) {
+    const auto shape = [](const HashCube& c) {
+      return "d = " + std::to_string(c.d_) + ", n = " + std::to_string(c.n_) +
+             ", max_level = " + std::to_string(c.max_level_);
+    };
+    throw Error(ErrorKind::bad_argument,
+                "HashCube::merge: the cubes differ in shape (" + shape(a) + " vs " + shape(b) + ")");
+  }
+  if (a.d_ == 0) return a;
+
+  HashCube out(a.d_, a.n_, a.max_level_);
+  SeenIds seen(a.n_);
+  for (std::size_t w = 0; w < out.words_.size(); ++w) {
+    const WordIndex& x = a.words_[w];
+    const WordIndex& y = b.words_[w];
+    WordIndex& z = out.words_[w];
+    const auto epoch = static_cast<std::uint32_t>(w + 1);
+    for (const PointId id : x.ids) seen.mark(id, epoch);
+    for (const PointId id : y.ids)
+      if (seen.marked(id, epoch))
+        throw Error(ErrorKind::bad_argument, "HashCube::merge: point id " + std::to_string(id) +
+                                                 " is stored in both cubes (their ids must be disjoint)");
+
+    z.keys.reserve(x.keys.size() + y.keys.size());
+    z.ids.reserve(x.ids.size() + y.ids.size());
+    const auto append = [&z](Word key, const WordIndex& from, std::size_t k) {
+      z.keys.push_back(key);
+      z.ids.insert(z.ids.end(), from.ids.begin() + from.offsets[k], from.ids.begin() + from.offsets[k + 1]);
+      z.offsets.push_back(static_cast<std::uint32_t>(z.ids.size()));
+    };
+    std::size_t i = 0;
+    std::size_t j = 0;
+    while (i < x.keys.size() || j < y.keys.size()) {
+      if (j == y.keys.size() || (i < x.keys.size() && x.keys[i] < y.keys[j])) {
+        append(x.keys[i], x, i);
+        ++i;
+      } else if (i == x.keys.size() || y.keys[j] < x.keys[i]) {
+        append(y.keys[j], y, j);
+        ++j;
+      } else {  // same key in both: merge the two ascending id lists
+        z.keys.push_back(x.keys[i]);
+        std::merge(x.ids.begin() + x.offsets[i], x.ids.begin() + x.offsets[i + 1], y.ids.begin() + y.offsets[j],
+                   y.ids.begin() + y.offsets[j + 1], std::back_inserter(z.ids));
+        z.offsets.push_back(static_cast<std::uint32_t>(z.ids.size()));
+        ++i;
+        ++j;
+      }
+    }
+  }
+  return out;
+}
+
+// ---- HashCube: binary file -------------------------------------------------------------------
+
+void HashCube::save(std::ostream& out) const {
+  if (d_ == 0) throw Error(ErrorKind::bad_argument, "HashCube::save: the cube is empty (default-constructed)");
+  out.write(magic.data(), magic.size());
+  put_u32(out, format_version);
+  put_u32(out, static_cast<std::uint32_t>(d_));
+  put_u32(out, static_cast<std::uint32_t>(max_level_));
+  put_u64(out, n_);
+  for (const WordIndex& index : words_) {
+    put_u64(out, index.keys.size());
+    put_u32_array(out, index.keys);
+    put_u32_array(out, index.offsets);
+    put_u32_array(out, index.ids);
+  }
+  if (!out) throw Error(ErrorKind::io, "HashCube::save: writing the HashCube failed (disk full?)");
+}
+
+HashCube HashCube::load(std::istream& in, const std::string& origin) {
+  Reader r(in, origin);
+  std::array<char, 4> head{};
+  in.read(head.data(), head.size());
+  if (in.gcount() != static_cast<std::streamsize>(head.size()) || head != magic)
+    r.fail("not a Sextant HashCube file (it does not start with the magic bytes 'SXHC')");
+  const std::uint32_t version = r.u32("the header (version)");
+  if (version != format_version)
+    r.fail("unsupported HashCube format version " + std::to_string(version) + " (this build reads version " +
+           std::to_string(format_version) + ")");
+  const std::uint32_t d = r.u32("the header (d)");
+  const std::uint32_t max_level = r.u32("the header (max_level)");
+  const std::uint64_t n = r.u64("the header (n)");
+  if (d < 1 || d > static_cast<std::uint32_t>(max_skycube_columns))
+    r.fail("corrupt HashCube header: d = " + std::to_string(d) + " (valid: " + skycube_columns_text() + "; " +
+           skycube_columns_why() + ")");
+  if (max_level < 1 || max_level > d)
+    r.fail("corrupt HashCube header: max_level = " + std::to_string(max_level) + " (valid: 1.." +
+           std::to_string(d) + ")");
+  if (n > max_points)
+    r.fail("corrupt HashCube header: n = " + std::to_string(n) + " (valid: at most " + std::to_string(max_points) +
+           " points)");
+
+  HashCube cube(static_cast<int>(d), static_cast<std::size_t>(n), static_cast<int>(max_level));
+  SeenIds seen(cube.n_);
+  for (std::size_t w = 0; w < cube.words_.size(); ++w) {
+    WordIndex& index = cube.words_[w];
+    const std::string where = "word " + std::to_string(w);
+    const auto corrupt = [&](const std::string& what) { r.fail("corrupt HashCube: " + where + ": " + what); };
+
+    const std::uint64_t key_count = r.u64(where + " (key count)");
+    if (key_count > n)
+      corrupt(std::to_string(key_count) + " keys for " + std::to_string(n) + " points (each key needs an id)");
+    r.u32_array(index.keys, key_count, where + " (keys)");
+    const Word invalid = ~valid_bits(cube.d_, cube.max_level_, w);
+    for (std::size_t k = 0; k < index.keys.size(); ++k) {
+      if (k > 0 && index.keys[k] <= index.keys[k - 1]) corrupt("keys are not strictly ascending");
+      if (index.keys[k] == all_ones) corrupt("stores an all-ones key (such words are never stored)");
+      if ((index.keys[k] & invalid) != invalid)
+        corrupt("key " + hex(index.keys[k]) + " clears bits of subspaces that do not exist or were not computed");
+    }
+    r.u32_array(index.offsets, key_count + 1, where + " (offsets)");
+    if (index.offsets[0] != 0) corrupt("the first offset is " + std::to_string(index.offsets[0]) + ", not 0");
+    for (std::size_t k = 1; k < index.offsets.size(); ++k)
+      if (index.offsets[k] <= index.offsets[k - 1])
+        corrupt("offsets are not strictly increasing (every key has at least one id)");
+    if (index.offsets.back() > n)
+      corrupt(std::to_string(index.offsets.back()) + " ids for " + std::to_string(n) + " points");
+    r.u32_array(index.ids, index.offsets.back(), where + " (ids)");
+    const auto epoch = static_cast<std::uint32_t>(w + 1);
+    for (std::size_t k = 0; k < index.keys.size(); ++k) {
+      for (std::uint32_t i = index.offsets[k]; i < index.offsets[k + 1]; ++i) {
+        const PointId id = index.ids[i];
+        if (id >= n) corrupt("point id " + std::to_string(id) + " is out of range for " + std::to_string(n) + " points");
+        if (i > index.offsets[k] && id <= index.ids[i - 1]) corrupt("ids of a key are not strictly ascending");
+        if (seen.mark(id, epoch)) corrupt("point id " + std::to_string(id) + " is stored under two keys");
+      }
+    }
+  }
+  return cube;
+}
+
+}  // namespace sextant::skycube

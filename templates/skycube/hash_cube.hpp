@@ -51,7 +51,8 @@ class HashCubePart {
   };
   int d_ = 0;
   int max_level_ = 0;
-  std::vector<std::vector<Entry>> words_;  // per word position
+  std::vector<Word> valid_;                // valid_bits per word position, computed once
+  std::vector<std::vector<Entry>> words_;  // per word position; all-ones words are not kept
 };
 
 class HashCube {
@@ -92,6 +93,8 @@ class HashCube {
     std::vector<PointId> ids;            // ascending within a key
     friend bool operator==(const WordIndex&, const WordIndex&) = default;
   };
+  void check_subspace(Mask m) const;  // throws Error unless computed(m)
+
   int d_ = 0;
   int max_level_ = 0;
   std::size_t n_ = 0;

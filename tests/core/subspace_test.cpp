@@ -1,1 +1,60 @@
-// placeholder: being written
+#include "core/subspace.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "core/error.hpp"
+
+namespace sextant {
+namespace {
+
+TEST(Subspace, FullMaskAndCounts) {
+  EXPECT_EQ(full_mask(1), 0x1u);
+  EXPECT_EQ(full_mask(8), 0xFFu);
+  EXPECT_EQ(full_mask(32), 0xFFFFFFFFu);
+  EXPECT_EQ(subspace_count(3), 7u);
+  EXPECT_EQ(bit_of(1), 0u);
+  EXPECT_EQ(bit_of(7), 6u);
+}
+
+TEST(Subspace, SubmaskIterationVisitsEveryNonEmptySubmaskOnce) {
+  for (Mask m : {0x1u, 0x5u, 0x2Du, 0xFFu}) {
+    std::set<Mask> seen;
+    for_each_submask(m, [&](Mask s) {
+      EXPECT_TRUE(is_submask(s, m));
+      EXPECT_NE(s, 0u);
+      EXPECT_TRUE(seen.insert(s).second) << "submask " << s << " visited twice";
+    });
+    EXPECT_EQ(seen.size(), (std::size_t{1} << level(m)) - 1);
+  }
+}
+
+TEST(Subspace, MasksAtLevelMatchPopcountFilter) {
+  for (int d = 1; d <= 10; ++d) {
+    for (int lvl = 0; lvl <= d + 1; ++lvl) {
+      std::vector<Mask> expected;
+      for (Mask m = 1; m <= full_mask(d); ++m)
+        if (level(m) == lvl) expected.push_back(m);
+      EXPECT_EQ(masks_at_level(d, lvl), expected) << "d=" << d << " level=" << lvl;
+    }
+  }
+}
+
+TEST(Subspace, ParseColumnList) {
+  EXPECT_EQ(parse_column_list("--subspace", "0,3,5", 8), 0x29u);
+  EXPECT_EQ(parse_column_list("--subspace", "7", 8), 0x80u);
+  for (const char* bad : {"", "8", "-1", "1,,2", "a", "1,"}) {
+    try {
+      parse_column_list("--subspace", bad, 8);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("--subspace"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("0..7"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sextant

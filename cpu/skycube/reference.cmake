@@ -1,0 +1,1 @@
+target_sources(sextant_cpu PRIVATE skycube/reference_skycube.cpp)

@@ -1,0 +1,146 @@
+// The one test body every skycube template and every backend runs: the same workloads (all
+// distributions, heavy ties, exact duplicates, d = 1 .. 12, n = 1 .. a few thousand), thread
+// counts 1, 2 and 8, full and partial cubes, compared id for id with the reference skycube.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/dataset.hpp"
+#include "cpu/skycube/reference_skycube.hpp"
+#include "datagen/csv.hpp"
+#include "datagen/skyline_generator.hpp"
+#include "templates/skycube/hash_cube.hpp"
+
+namespace sextant::testing {
+
+struct SkycubeRunner {
+  std::string name;
+  // Computes the (partial) skycube of `data` with `threads` CPU threads.
+  std::function<skycube::HashCube(const Dataset& data, int max_level, int threads)> run;
+};
+
+struct ConformanceWorkload {
+  std::string name;
+  Dataset data;
+};
+
+inline Dataset with_duplicated_rows(const Dataset& in) {
+  std::vector<float> v;
+  for (PointId i = 0; i < in.size(); ++i)
+    for (int copy = 0; copy < 1 + static_cast<int>(i % 3 == 0); ++copy)
+      for (int j = 0; j < in.dims(); ++j) v.push_back(in(i, j));
+  return Dataset(v.size() / static_cast<std::size_t>(in.dims()), in.dims(), v);
+}
+
+inline std::vector<ConformanceWorkload> conformance_workloads() {
+  using datagen::Distribution;
+  std::vector<ConformanceWorkload> out;
+  auto add = [&](Distribution dist, std::size_t n, int d, std::uint64_t seed, int levels = 4) {
+    datagen::GeneratorSpec spec;
+    spec.distribution = dist;
+    spec.n = n;
+    spec.d = d;
+    spec.seed = seed;
+    spec.levels = levels;
+    std::ostringstream name;
+    name << datagen::to_string(dist) << (dist == Distribution::ties ? ":" + std::to_string(levels) : "") << " n=" << n
+         << " d=" << d << " seed=" << seed;
+    out.push_back({name.str(), datagen::generate(spec)});
+  };
+  // Tiny and degenerate.
+  for (int d = 1; d <= 4; ++d) {
+    add(Distribution::independent, 1, d, 1);
+    add(Distribution::ties, 2, d, 2, 2);
+    add(Distribution::ties, 40, d, 3, 2);
+  }
+  // Every distribution over a range of d.
+  const std::uint64_t seeds[] = {11, 12, 13};
+  for (int d : {2, 3, 5, 6, 8}) {
+    add(Distribution::independent, 600, d, seeds[0]);
+    add(Distribution::correlated, 600, d, seeds[1]);
+    add(Distribution::anticorrelated, 600, d, seeds[2]);
+    add(Distribution::ties, 600, d, seeds[0] + d, 2 + d % 3);  // 2..4 distinct values per column
+  }
+  for (int d : {10, 12}) {
+    add(Distribution::independent, 300, d, seeds[1]);
+    add(Distribution::anticorrelated, 200, d, seeds[2]);
+    add(Distribution::ties, 300, d, seeds[0], 3);
+  }
+  add(Distribution::independent, 3000, 6, 21);
+  add(Distribution::anticorrelated, 2000, 4, 22);
+  // Exact duplicates of whole rows on top of ties.
+  const std::size_t before = out.size();
+  for (std::size_t i = 0; i < before; i += 5)
+    out.push_back({out[i].name + " +duplicated rows", with_duplicated_rows(out[i].data)});
+  return out;
+}
+
+// The reference cube of a workload, computed once per test binary.
+inline const skycube::HashCube& reference_cube(const ConformanceWorkload& w, int max_level) {
+  static std::map<std::pair<std::string, int>, skycube::HashCube> cache;
+  auto key = std::make_pair(w.name, max_level);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, skycube::reference_skycube(w.data, max_level)).first;
+  return it->second;
+}
+
+inline std::string ids_to_string(const std::vector<PointId>& ids) {
+  std::ostringstream s;
+  for (std::size_t i = 0; i < ids.size() && i < 40; ++i) s << (i ? " " : "") << ids[i];
+  if (ids.size() > 40) s << " ... (" << ids.size() << " ids)";
+  return s.str();
+}
+
+// Compares two cubes subspace by subspace, id for id; reports the first differing subspaces.
+inline void expect_same_skycube(const skycube::HashCube& actual, const skycube::HashCube& expected) {
+  ASSERT_EQ(actual.dims(), expected.dims());
+  ASSERT_EQ(actual.max_level(), expected.max_level());
+  ASSERT_EQ(actual.point_count(), expected.point_count());
+  int reported = 0;
+  for (Mask m = 1; m <= full_mask(expected.dims()); ++m) {
+    if (!expected.computed(m)) {
+      EXPECT_FALSE(actual.computed(m)) << "subspace " << m << " is above max_level but reported as computed";
+      continue;
+    }
+    const auto a = actual.skyline(m);
+    const auto e = expected.skyline(m);
+    if (a != e && reported++ < 5)
+      ADD_FAILURE() << "subspace " << m << ":\n  got      " << ids_to_string(a) << "\n  expected " << ids_to_string(e);
+  }
+  EXPECT_EQ(reported, 0) << reported << " subspaces differ";
+}
+
+// The whole conformance sweep for one runner.
+inline void run_conformance(const SkycubeRunner& runner, const std::vector<int>& thread_counts = {1, 2, 8}) {
+  for (const auto& w : conformance_workloads()) {
+    const int d = w.data.dims();
+    for (int max_level : {d, (d + 1) / 2}) {
+      for (int threads : thread_counts) {
+        SCOPED_TRACE(runner.name + " on " + w.name + " max_level=" + std::to_string(max_level) +
+                     " threads=" + std::to_string(threads));
+        expect_same_skycube(runner.run(w.data, max_level, threads), reference_cube(w, max_level));
+        if (::testing::Test::HasFailure()) return;  // one broken case is enough to read
+      }
+      if (max_level == (d + 1) / 2 && (d + 1) / 2 == d) break;
+    }
+  }
+}
+
+// The NBA data shipped in data/ (17264 x 8, trailing commas): full skyline has 1796 points.
+inline Dataset nba_dataset() { return datagen::read_csv(std::string(SEXTANT_SOURCE_DIR) + "/data/nba-8-17264.csv"); }
+
+inline void run_nba(const SkycubeRunner& runner, int threads) {
+  static const Dataset nba = nba_dataset();
+  static const skycube::HashCube expected = skycube::reference_skycube(nba, nba.dims());
+  const auto actual = runner.run(nba, nba.dims(), threads);
+  EXPECT_EQ(actual.skyline(full_mask(8)).size(), 1796u);
+  expect_same_skycube(actual, expected);
+}
+
+}  // namespace sextant::testing

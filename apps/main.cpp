@@ -1,1 +1,54 @@
-int main() { return 0; }
+// sextant: the command-line front end. `sextant <command> --help` describes each command.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string_view>
+
+#include "apps/commands.hpp"
+#include "core/config.hpp"
+#include "core/error.hpp"
+
+namespace {
+
+constexpr const char* usage =
+    "usage: sextant <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  generate   write a benchmark dataset (independent, correlated, anticorrelated, tie-heavy)\n"
+    "  skycube    compute the skycube of a dataset (every subspace skyline)\n"
+    "  query      print one subspace's skyline from a saved skycube\n"
+    "  info       what this build contains and which devices it sees\n"
+    "\n"
+    "'sextant <command> --help' lists a command's options.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    std::fputs(usage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (std::strcmp(argv[1], "--version") == 0) {
+    std::printf("sextant %s\n", sextant::build::version);
+    return 0;
+  }
+  const std::string_view command = argv[1];
+  try {
+    if (command == "generate") return sextant::cli::generate_command(argc, argv);
+    if (command == "skycube") return sextant::cli::skycube_command(argc, argv);
+    if (command == "query") return sextant::cli::query_command(argc, argv);
+    if (command == "info") return sextant::cli::info_command(argc, argv);
+    std::fprintf(stderr, "sextant: unknown command '%s'\n\n%s", argv[1], usage);
+    return 2;
+  } catch (const sextant::Error& e) {
+    std::fprintf(stderr, "sextant %s: error: %s\n", argv[1], e.what());
+    return sextant::exit_code(e.kind());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "sextant %s: error: out of host memory\n", argv[1]);
+    return sextant::exit_code(sextant::ErrorKind::resource);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sextant %s: internal error: %s\n", argv[1], e.what());
+    return sextant::exit_code(sextant::ErrorKind::internal);
+  }
+}

@@ -1,13 +1,14 @@
 # Third-party dependencies, all from distribution packages (scripts/setup.sh installs them).
 find_package(Threads REQUIRED)
 find_package(OpenMP REQUIRED COMPONENTS CXX)
-find_package(PkgConfig REQUIRED)
-pkg_check_modules(HWLOC REQUIRED IMPORTED_TARGET hwloc)
+include(SextantFindDeps)
+if(NOT TARGET SextantDeps::hwloc)
+  message(FATAL_ERROR "hwloc not found (hwloc.h and libhwloc): run scripts/setup.sh or install libhwloc-dev")
+endif()
 
 # PAPI is optional: without it the scheduler reports "counters unavailable".
 set(SEXTANT_HAS_PAPI OFF)
-pkg_check_modules(PAPI IMPORTED_TARGET papi)
-if(PAPI_FOUND)
+if(TARGET SextantDeps::papi)
   set(SEXTANT_HAS_PAPI ON)
 endif()
 

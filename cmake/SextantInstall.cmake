@@ -9,7 +9,7 @@ install(TARGETS sextant sextant_warnings ${_sextant_targets} EXPORT SextantTarge
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sextant)
 install(TARGETS sextant_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-foreach(_dir core datagen templates cpu gpu scheduler)
+foreach(_dir core datagen templates cpu gpu scheduler api)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sextant/${_dir}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()
@@ -22,4 +22,5 @@ configure_package_config_file(cmake/SextantConfig.cmake.in
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/SextantConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/SextantConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/SextantConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/SextantFindDeps.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Sextant)

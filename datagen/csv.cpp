@@ -1,1 +1,277 @@
-// placeholder: being written
+#include "datagen/csv.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <ostream>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+
+namespace sextant::datagen {
+namespace {
+
+bool is_blank(char c) noexcept { return c == ' ' || c == '\t' || c == '\r'; }
+
+std::string_view trim(std::string_view s) noexcept {
+  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// A line without its end-of-line and surrounding blanks, one trailing comma dropped.
+std::string_view line_cells(std::string_view line) noexcept {
+  line = trim(line);
+  if (!line.empty() && line.back() == ',') line.remove_suffix(1);
+  return line;
+}
+
+// Calls f(cell, index) for each comma-separated cell (untrimmed) until f returns false.
+template <class F>
+void for_each_cell(std::string_view cells, F&& f) {
+  std::size_t index = 0;
+  const char* p = cells.data();
+  const char* const end = p + cells.size();
+  while (true) {
+    const auto* comma = static_cast<const char*>(std::memchr(p, ',', static_cast<std::size_t>(end - p)));
+    const char* cell_end = comma ? comma : end;
+    if (!f(std::string_view(p, static_cast<std::size_t>(cell_end - p)), index++)) return;
+    if (!comma) return;
+    p = comma + 1;
+  }
+}
+
+std::size_t count_cells(std::string_view cells) noexcept {
+  return static_cast<std::size_t>(std::count(cells.begin(), cells.end(), ',')) + 1;
+}
+
+enum class NumberStatus { ok, not_a_number };
+
+// Whole-cell float (the cell already trimmed); a leading '+' is accepted. Out-of-range
+// values come back rounded: infinite on overflow, towards zero on underflow.
+NumberStatus parse_number(std::string_view cell, float& value) {
+  const char* first = cell.data();
+  const char* const last = first + cell.size();
+  if (first != last && *first == '+') {
+    ++first;
+    if (first != last && (*first == '+' || *first == '-')) return NumberStatus::not_a_number;
+  }
+  if (first == last) return NumberStatus::not_a_number;
+  const auto [ptr, ec] = std::from_chars(first, last, value);
+  if (ptr != last) return NumberStatus::not_a_number;
+  if (ec == std::errc{}) return NumberStatus::ok;
+  if (ec != std::errc::result_out_of_range) return NumberStatus::not_a_number;
+  // from_chars reports underflow and overflow alike; strtod tells them apart (rare path).
+  const std::string copy(first, last);
+  const double wide = std::strtod(copy.c_str(), nullptr);
+  value = std::fabs(wide) > std::numeric_limits<float>::max()
+              ? std::copysign(std::numeric_limits<float>::infinity(), static_cast<float>(wide > 0 ? 1 : -1))
+              : static_cast<float>(wide);
+  return NumberStatus::ok;
+}
+
+std::string quoted(std::string_view cell) {
+  constexpr std::size_t max_shown = 40;
+  std::string out = "'";
+  out.append(cell.substr(0, max_shown));
+  if (cell.size() > max_shown) out += "...";
+  return out + "'";
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::string& origin, const CsvOptions& options)
+      : text_(text), origin_(origin), options_(options) {
+    // Blank lines are tolerated at the end only: stop after the last non-blank character.
+    std::size_t end = text_.size();
+    while (end > 0 && (is_blank(text_[end - 1]) || text_[end - 1] == '\n')) --end;
+    text_ = text_.substr(0, end);
+  }
+
+  Dataset parse() {
+    std::string_view line;
+    if (!next_line(line)) throw Error::in_file(origin_, 0, 0, "empty file: no data rows");
+
+    std::size_t header_cells = 0;
+    std::size_t header_line = 0;
+    if (is_header(line)) {
+      header_cells = count_cells(line_cells(line));
+      header_line = line_number_;
+      if (!next_line(line)) throw Error::in_file(origin_, header_line, 0, "a header line but no data rows");
+    }
+
+    first_data_line_ = line_number_;
+    const std::string_view first = line_cells(line);
+    const std::size_t cells = count_cells(first);
+    if (cells > static_cast<std::size_t>(max_columns))
+      throw Error::in_file(origin_, line_number_, max_columns + 1,
+                           "row has " + std::to_string(cells) + " values; " + std::to_string(max_columns) +
+                               " columns at most");
+    if (header_line != 0 && header_cells != cells)
+      throw Error::in_file(origin_, header_line, 0,
+                           "header has " + std::to_string(header_cells) + " names but the first data row (line " +
+                               std::to_string(first_data_line_) + ") has " + std::to_string(cells) + " values");
+    d_ = static_cast<int>(cells);
+    detail::check_preference_count(options_.preferences, d_);
+
+    // One reservation for all rows: at most one row per remaining line.
+    const std::string_view rest = text_.substr(std::min(pos_, text_.size()));
+    const auto lines_left = static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n')) + 1;
+    values_.reserve((lines_left + 1) * cells);
+    do {
+      parse_row(line);
+    } while (next_line(line));
+
+    const std::size_t n = values_.size() / cells;
+    return Dataset(n, d_, values_, options_.preferences, origin_);
+  }
+
+ private:
+  // The next line without its '\n' (a '\r' before it is left to trim()); false at the end.
+  bool next_line(std::string_view& line) {
+    if (pos_ >= text_.size()) return false;  // text_ never ends with '\n' (see the constructor)
+    const std::size_t nl = text_.find('\n', pos_);
+    const std::size_t end = nl == std::string_view::npos ? text_.size() : nl;
+    line = text_.substr(pos_, end - pos_);
+    pos_ = end + 1;
+    ++line_number_;
+    if (trim(line).empty())
+      throw Error::in_file(origin_, line_number_, 0, "blank line (allowed only at the end of the file)");
+    return true;
+  }
+
+  bool is_header(std::string_view line) const {
+    switch (options_.header) {
+      case CsvHeader::present: return true;
+      case CsvHeader::absent: return false;
+      case CsvHeader::automatic: break;
+    }
+    bool any_number = false;
+    for_each_cell(line_cells(line), [&](std::string_view cell, std::size_t) {
+      float ignored = 0;
+      any_number = parse_number(trim(cell), ignored) == NumberStatus::ok;
+      return !any_number;
+    });
+    return !any_number;
+  }
+
+  [[noreturn]] void ragged(std::size_t cells) const {
+    throw Error::in_file(origin_, line_number_, std::min(cells, static_cast<std::size_t>(d_)) + 1,
+                         "row has " + std::to_string(cells) + (cells == 1 ? " value" : " values") + ", expected " +
+                             std::to_string(d_) +
+                             " (from line " + std::to_string(first_data_line_) + ")");
+  }
+
+  void parse_row(std::string_view line) {
+    const std::string_view cells = line_cells(line);
+    const auto d = static_cast<std::size_t>(d_);
+    std::size_t parsed = 0;
+    for_each_cell(cells, [&](std::string_view raw, std::size_t index) {
+      if (index >= d) ragged(count_cells(cells));
+      const std::string_view cell = trim(raw);
+      float value = 0;
+      if (parse_number(cell, value) != NumberStatus::ok)
+        throw Error::in_file(origin_, line_number_, index + 1,
+                             cell.empty() ? std::string("empty cell; expected a number")
+                                          : "not a number: " + quoted(cell));
+      if (!std::isfinite(value))
+        throw Error::in_file(origin_, line_number_, index + 1,
+                             "value " + quoted(cell) + " is " + (std::isnan(value) ? "NaN" : "infinite") +
+                                 " as a float; every value must be finite");
+      values_.push_back(value);
+      ++parsed;
+      return true;
+    });
+    if (parsed != d) ragged(parsed);
+  }
+
+  std::string_view text_;
+  const std::string& origin_;
+  const CsvOptions& options_;
+  std::size_t pos_ = 0;
+  std::size_t line_number_ = 0;
+  std::size_t first_data_line_ = 0;
+  int d_ = 0;
+  std::vector<float> values_;
+};
+
+std::string read_whole_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error::io(path, "cannot read: is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error::io(path, std::string("cannot open for reading: ") + std::strerror(errno));
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size < 0 || !in) throw Error::io(path, "cannot determine the file size");
+  std::string buffer(static_cast<std::size_t>(size), '\0');
+  if (!in.read(buffer.data(), size)) throw Error::io(path, "read failed");
+  return buffer;
+}
+
+std::string join(const std::vector<Preference>& preferences) {
+  std::string text;
+  for (const Preference p : preferences) {
+    if (!text.empty()) text += ',';
+    text += p == Preference::max ? "max" : "min";
+  }
+  return text;
+}
+
+}  // namespace
+
+namespace detail {
+
+void check_preference_count(const std::vector<Preference>& preferences, int d) {
+  if (preferences.empty() || static_cast<int>(preferences.size()) == d) return;
+  throw Error::argument("--prefer", join(preferences),
+                        std::to_string(d) + " comma-separated entries, each 'min' or 'max'",
+                        "has " + std::to_string(preferences.size()) + " entries for " + std::to_string(d) +
+                            " columns");
+}
+
+}  // namespace detail
+
+Dataset parse_csv(std::string_view text, const std::string& origin, const CsvOptions& options) {
+  return Parser(text, origin, options).parse();
+}
+
+Dataset read_csv(const std::string& path, const CsvOptions& options) {
+  const std::string text = read_whole_file(path);
+  return parse_csv(text, path, options);
+}
+
+void write_csv(std::ostream& out, const Dataset& data) {
+  constexpr std::size_t flush_at = std::size_t{1} << 16;
+  std::string buffer;
+  buffer.reserve(flush_at + 32 * max_columns);
+  const int d = data.dims();
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    for (int j = 0; j < d; ++j) {
+      char cell[32];
+      const auto result = std::to_chars(cell, cell + sizeof cell, data.input_value(static_cast<PointId>(i), j));
+      if (j != 0) buffer += ',';
+      buffer.append(cell, result.ptr);
+    }
+    buffer += '\n';
+    if (buffer.size() >= flush_at) {
+      out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+      buffer.clear();
+    }
+  }
+  out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+}
+
+void write_csv(const std::string& path, const Dataset& data) {
+  AtomicFile file(path);
+  write_csv(file.stream(), data);
+  file.commit();
+}
+
+}  // namespace sextant::datagen

@@ -1,1 +1,207 @@
-// placeholder: being written
+// End-to-end tests of the `sextant` executable: golden outputs derived by hand, every error
+// path exits non-zero with a message naming the problem and leaves no output file behind.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "core/config.hpp"
+
+namespace sextant {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("sextant-cli-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  RunResult run(const std::string& args) const {
+    const fs::path out = dir_ / "stdout.txt";
+    const fs::path err = dir_ / "stderr.txt";
+    const std::string cmd = std::string(SEXTANT_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
+    const int status = std::system(cmd.c_str());
+    RunResult r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    fs::remove(out);
+    fs::remove(err);
+    return r;
+  }
+
+  fs::path write(const std::string& name, const std::string& text) const {
+    const fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+
+  // Lines of a skycube text file without the '#' comments.
+  static std::string body(const std::string& text) {
+    std::istringstream in(text);
+    std::string line, out;
+    while (std::getline(in, line))
+      if (!line.starts_with("#")) out += line + "\n";
+    return out;
+  }
+
+  bool only_inputs_left(std::size_t expected_files) const {
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir_), fs::directory_iterator())) ==
+           expected_files;
+  }
+
+  fs::path dir_;
+};
+
+// Six points over two columns, a header, a duplicate row (1 and 4) and a tie on column 0
+// (0 and 5). By hand: {col0}: 0 and 5 share the minimum 1 -> {0,5}; {col1}: minimum 1 -> {2};
+// {col0,col1}: 3 (3,3) is dominated by 1 (2,2), 5 (1,5) by 0 (1,4); 1 and 4 are equal, so
+// neither dominates the other -> {0,1,2,4}.
+constexpr const char* six_points = "a,b\n1,4\n2,2\n4,1\n3,3\n2,2\n1,5\n";
+
+TEST_F(CliTest, SkycubeTextOutputMatchesHandDerivedGolden) {
+  const auto in = write("six.csv", six_points);
+  for (const char* tmpl : {"reference"}) {
+    const auto r = run("skycube --input " + in.string() + " --template " + tmpl + " --output " + (dir_ / "out.txt").string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(body(slurp(dir_ / "out.txt")), "1 2 0 5\n2 1 2\n3 4 0 1 2 4\n") << tmpl;
+    EXPECT_NE(r.err.find("n=6 d=2"), std::string::npos) << r.err;
+  }
+}
+
+TEST_F(CliTest, PreferMaxNegatesAColumn) {
+  // With column 0 maximised, point 2 (4,1) is best on both columns and dominates all others.
+  const auto in = write("six.csv", six_points);
+  const auto r = run("skycube --input " + in.string() + " --prefer max,min --template reference --output -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(body(r.out), "1 1 2\n2 1 2\n3 1 2\n");
+}
+
+TEST_F(CliTest, PartialSkycubeListsOnlyLowLevels) {
+  const auto in = write("six.csv", six_points);
+  const auto r = run("skycube --input " + in.string() + " --template reference --max-level 1 --output -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(body(r.out), "1 2 0 5\n2 1 2\n");
+}
+
+TEST_F(CliTest, BinaryCubeAnswersQueries) {
+  const auto in = write("six.csv", six_points);
+  const auto cube = dir_ / "six.cube";
+  ASSERT_EQ(run("skycube --input " + in.string() + " --template reference --format binary --output " + cube.string())
+                .exit_code,
+            0);
+  auto r = run("query --cube " + cube.string() + " --subspace 0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "1 2 0 5\n");
+  r = run("query --cube " + cube.string() + " --subspace 1,0");
+  EXPECT_EQ(r.out, "3 4 0 1 2 4\n");
+  r = run("query --cube " + cube.string() + " --subspace 2");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--subspace"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("0..1"), std::string::npos) << r.err;
+  r = run("query --cube " + in.string() + " --subspace 0");  // a CSV is not a cube
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("six.csv"), std::string::npos) << r.err;
+}
+
+TEST_F(CliTest, GenerateIsDeterministicAndFeedsSkycube) {
+  const auto a = dir_ / "a.csv";
+  const auto b = dir_ / "b.bin";
+  ASSERT_EQ(run("generate --dist ties:3 --n 200 --d 3 --seed 7 --output " + a.string()).exit_code, 0);
+  ASSERT_EQ(run("generate --dist ties:3 --n 200 --d 3 --seed 7 --output " + b.string()).exit_code, 0);
+  const auto from_csv = run("skycube --input " + a.string() + " --template reference --output -");
+  const auto from_bin = run("skycube --input " + b.string() + " --template reference --output -");
+  const auto generated = run("skycube --generate ties:3:200:3:7 --template reference --output -");
+  ASSERT_EQ(from_csv.exit_code, 0) << from_csv.err;
+  EXPECT_EQ(body(from_csv.out), body(from_bin.out));
+  EXPECT_EQ(body(from_csv.out), body(generated.out));
+  std::istringstream lines(slurp(a));
+  std::string line;
+  int count = 0;
+  while (std::getline(lines, line)) ++count;
+  EXPECT_EQ(count, 200);
+}
+
+TEST_F(CliTest, BadInputsFailCleanlyWithoutOutput) {
+  const auto out = (dir_ / "out.txt").string();
+  write("ragged.csv", "1,2\n3,4\n5\n");
+  write("nan.csv", "1,2\n3,nan\n");
+  write("text.csv", "1,2\n3,x\n");
+  write("wide.csv", "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
+  struct Case {
+    std::string args;
+    std::string must_mention;
+  };
+  const Case cases[] = {
+      {"skycube --input " + (dir_ / "missing.csv").string() + " --output " + out, "missing.csv"},
+      {"skycube --input " + (dir_ / "ragged.csv").string() + " --output " + out, "ragged.csv:3"},
+      {"skycube --input " + (dir_ / "nan.csv").string() + " --output " + out, "nan.csv:2"},
+      {"skycube --input " + (dir_ / "text.csv").string() + " --output " + out, "'x'"},
+      {"skycube --input " + (dir_ / "wide.csv").string() + " --template reference --output " + out, "d"},
+      {"skycube --input " + (dir_ / "text.csv").string() + " --max-level 3 --output " + out, "text.csv"},
+      {"skycube --generate anti:10:2 --max-level 3 --output " + out, "--max-level"},
+      {"skycube --generate anti:10:2 --template fastest --output " + out, "--template"},
+      {"skycube --generate anti:10:2 --prefer min --output " + out, "--prefer"},
+      {"skycube --generate anti:10:2 --bogus 1 --output " + out, "--bogus"},
+      {"skycube --generate anti:10:2", "--output"},
+      {"skycube --generate anti:10:2 --input x.csv --output " + out, "--input"},
+      {"skycube --generate anti:10:2 --devices tpu0 --output " + out, "--devices"},
+      {"generate --dist gauss --n 10 --d 2 --output " + out, "--dist"},
+      {"generate --dist anti --n -5 --d 2 --output " + out, "--n"},
+      {"generate --dist anti --n 10 --d 40 --output " + out, "--d"},
+      {"frobnicate", "frobnicate"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run(c.args);
+    EXPECT_NE(r.exit_code, 0) << c.args;
+    EXPECT_NE(r.err.find(c.must_mention), std::string::npos) << c.args << "\n  stderr: " << r.err;
+    EXPECT_FALSE(fs::exists(out)) << c.args << " left an output file";
+  }
+  EXPECT_TRUE(only_inputs_left(4)) << "a temporary file was left behind";
+}
+
+TEST_F(CliTest, GpuRequestWithoutGpuIsExplained) {
+  if (build::has_cuda) {
+    const auto info = run("info");
+    if (info.out.find("gpus: none found") == std::string::npos) GTEST_SKIP() << "this machine has a GPU";
+  }
+  const auto r = run("skycube --generate anti:10:2 --devices gpu0 --output " + (dir_ / "o.txt").string());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("GPU"), std::string::npos) << r.err;
+}
+
+TEST_F(CliTest, HelpAndVersion) {
+  EXPECT_EQ(run("--help").exit_code, 0);
+  EXPECT_EQ(run("skycube --help").exit_code, 0);
+  EXPECT_NE(run("").exit_code, 0);
+  const auto v = run("--version");
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_NE(v.out.find(build::version), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sextant

@@ -1,1 +1,367 @@
-// placeholder: being written
+#include "templates/skycube/hash_cube.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "support/random_data.hpp"
+
+namespace sextant::skycube {
+namespace {
+
+using Bitmaps = std::vector<std::vector<Word>>;  // per point: its "dominated in" words
+
+constexpr Word all_ones = ~Word{0};
+
+// Table 1 of paper 004 (columns: 0 = arrival, 1 = duration, 2 = price), its bitmaps derived by
+// hand (bit m-1 = dominated in m): S1={f2} S2={f3} S3={f1,f2,f3} S4={f0} S5={f0,f1,f2}
+// S6={f0,f1,f3} S7={f0,f1,f2,f3}. f4's bits are all set, and bits 7.. are left 0 on purpose:
+// the cube must force them to 1, so f4 is not stored at all.
+const Bitmaps flights = {{0x07}, {0x0B}, {0x2A}, {0x19}, {0x7F}};
+
+HashCube build(int d, int max_level, const Bitmaps& bitmaps, std::size_t part_count = 1) {
+  std::vector<HashCubePart> parts(part_count, HashCubePart(d, max_level));
+  for (std::size_t id = 0; id < bitmaps.size(); ++id)
+    parts[(id * 7 + 3) % part_count].insert(static_cast<PointId>(id), bitmaps[id]);
+  return HashCube::from_parts(d, bitmaps.size(), max_level, std::move(parts));
+}
+
+bool dominated_bit(const std::vector<Word>& bitmap, Mask m) {
+  return ((bitmap[bit_of(m) / 32] >> (bit_of(m) % 32)) & 1u) != 0;
+}
+
+// Expected skyline / membership straight from the bitmaps.
+std::vector<PointId> expected_skyline(const Bitmaps& bitmaps, Mask m) {
+  std::vector<PointId> out;
+  for (std::size_t id = 0; id < bitmaps.size(); ++id)
+    if (!dominated_bit(bitmaps[id], m)) out.push_back(static_cast<PointId>(id));
+  return out;
+}
+
+std::vector<Mask> expected_membership(const std::vector<Word>& bitmap, int d, int max_level) {
+  std::vector<Mask> out;
+  for (Mask m = 1; m <= full_mask(d); ++m)
+    if (level(m) <= max_level && !dominated_bit(bitmap, m)) out.push_back(m);
+  return out;
+}
+
+// Random bitmaps: some points dominated everywhere, some words all zero, the rest random.
+Bitmaps random_bitmaps(std::size_t n, int d, std::uint64_t seed) {
+  testing::SplitMix64 rng(seed);
+  Bitmaps out(n, std::vector<Word>(words_for(d)));
+  for (auto& bitmap : out) {
+    const std::uint64_t kind = rng.below(5);
+    for (Word& w : bitmap) {
+      const auto r = static_cast<Word>(rng.next());
+      w = kind == 0 ? all_ones : kind == 1 ? Word{0} : kind == 2 ? (r | static_cast<Word>(rng.next())) : r;
+    }
+    if (kind == 4) bitmap[0] = 0x5u;  // a shared key, so keys hold several ids
+  }
+  return out;
+}
+
+template <class F>
+std::string error_message(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "<no Error thrown>";
+}
+
+TEST(HashCube, WordsAndValidBits) {
+  EXPECT_EQ(words_for(1), 1u);
+  EXPECT_EQ(words_for(5), 1u);  // 31 subspaces
+  EXPECT_EQ(words_for(6), 2u);  // 63 subspaces
+  EXPECT_EQ(words_for(7), 4u);
+  EXPECT_EQ(words_for(20), 32768u);
+  EXPECT_EQ(valid_bits(1, 1, 0), 0x1u);
+  EXPECT_EQ(valid_bits(3, 3, 0), 0x7Fu);
+  EXPECT_EQ(valid_bits(5, 5, 0), 0x7FFFFFFFu);
+  EXPECT_EQ(valid_bits(6, 6, 0), 0xFFFFFFFFu);
+  EXPECT_EQ(valid_bits(6, 6, 1), 0x7FFFFFFFu);  // masks 33..63
+  EXPECT_EQ(valid_bits(7, 7, 3), 0x7FFFFFFFu);  // masks 97..127
+  EXPECT_EQ(valid_bits(3, 1, 0), 0x0Bu);        // masks 1, 2, 4 -> bits 0, 1, 3
+  EXPECT_EQ(valid_bits(3, 2, 0), 0x3Fu);        // all but mask 7
+  EXPECT_EQ(valid_bits(7, 2, 3), 0u);           // masks 97..127 all have >= 3 columns
+}
+
+TEST(HashCube, HandMadeBitmapsOfTableOne) {
+  for (std::size_t part_count : {1u, 2u, 5u}) {
+    const HashCube cube = build(3, 3, flights, part_count);
+    EXPECT_EQ(cube.dims(), 3);
+    EXPECT_EQ(cube.point_count(), 5u);
+    EXPECT_EQ(cube.stored_ids(), 4u) << "f4 is dominated everywhere: not stored";
+    EXPECT_GT(cube.bytes(), 0u);
+    EXPECT_EQ(cube.skyline(1), (std::vector<PointId>{2}));
+    EXPECT_EQ(cube.skyline(2), (std::vector<PointId>{3}));
+    EXPECT_EQ(cube.skyline(3), (std::vector<PointId>{1, 2, 3}));
+    EXPECT_EQ(cube.skyline(4), (std::vector<PointId>{0}));
+    EXPECT_EQ(cube.skyline(5), (std::vector<PointId>{0, 1, 2}));
+    EXPECT_EQ(cube.skyline(6), (std::vector<PointId>{0, 1, 3}));
+    EXPECT_EQ(cube.skyline(7), (std::vector<PointId>{0, 1, 2, 3}));
+    // The paper's B_{f1 in S} = 1110100: subspaces 3, 5, 6, 7.
+    EXPECT_EQ(cube.membership(1), (std::vector<Mask>{3, 5, 6, 7}));
+    EXPECT_EQ(cube.membership(4), std::vector<Mask>{});
+    EXPECT_EQ(cube, build(3, 3, flights)) << "the layout must not depend on how points were split into parts";
+  }
+}
+
+TEST(HashCube, AllOnesWordsAreNotStored) {
+  // d = 6: two words. Point 0 dominated in all of word 0, point 1 in all of word 1 (its
+  // 32nd bit, a subspace that does not exist, left 0), point 2 nowhere, point 3 everywhere.
+  const Bitmaps bitmaps = {{all_ones, 0x0u}, {0x0u, 0x7FFFFFFFu}, {0x0u, 0x0u}, {all_ones, all_ones}};
+  const HashCube cube = build(6, 6, bitmaps);
+  EXPECT_EQ(cube.stored_ids(), 4u);  // point 0 once, point 1 once, point 2 twice
+  EXPECT_EQ(cube.skyline(1), (std::vector<PointId>{1, 2}));
+  EXPECT_EQ(cube.skyline(32), (std::vector<PointId>{1, 2}));
+  EXPECT_EQ(cube.skyline(33), (std::vector<PointId>{0, 2}));
+  EXPECT_EQ(cube.skyline(63), (std::vector<PointId>{0, 2}));
+  EXPECT_TRUE(cube.membership(3).empty());
+  EXPECT_EQ(cube.membership(2).size(), 63u);
+}
+
+TEST(HashCube, EmptyCubeDominatesEverything) {
+  const HashCube cube(4, 10, 4);
+  EXPECT_EQ(cube.stored_ids(), 0u);
+  EXPECT_GT(cube.bytes(), 0u);
+  for (Mask m = 1; m <= 15; ++m) EXPECT_TRUE(cube.skyline(m).empty());
+  EXPECT_TRUE(cube.membership(9).empty());
+  EXPECT_EQ(cube, HashCube::from_parts(4, 10, 4, {}));
+}
+
+TEST(HashCube, RandomBitmapsMatchEveryQueryForAllSmallDims) {
+  for (int d = 1; d <= 7; ++d) {
+    for (int max_level = 1; max_level <= d; ++max_level) {
+      for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        const std::size_t n = 1 + static_cast<std::size_t>(seed * 13 % 40);
+        const Bitmaps bitmaps = random_bitmaps(n, d, seed * 100 + static_cast<std::uint64_t>(d));
+        const HashCube cube = build(d, max_level, bitmaps, 1 + seed % 3);
+        SCOPED_TRACE("d=" + std::to_string(d) + " max_level=" + std::to_string(max_level) +
+                     " seed=" + std::to_string(seed));
+        std::size_t stored = 0;
+        for (const auto& bitmap : bitmaps)
+          for (std::size_t w = 0; w < bitmap.size(); ++w)
+            stored += (bitmap[w] | ~valid_bits(d, max_level, w)) != all_ones ? 1 : 0;
+        EXPECT_EQ(cube.stored_ids(), stored);
+        for (Mask m = 1; m <= full_mask(d); ++m) {
+          ASSERT_EQ(cube.computed(m), level(m) <= max_level) << "mask " << m;
+          if (cube.computed(m)) {
+            EXPECT_EQ(cube.skyline(m), expected_skyline(bitmaps, m)) << "mask " << m;
+          }
+        }
+        for (std::size_t id = 0; id < n; ++id)
+          EXPECT_EQ(cube.membership(static_cast<PointId>(id)), expected_membership(bitmaps[id], d, max_level))
+              << "id " << id;
+      }
+    }
+  }
+}
+
+TEST(HashCube, LargeBuildsTakeTheRadixSortPath) {
+  // Enough entries per word for the radix sort; ids inserted in descending order, spread over
+  // parts, with many repeated keys (random_bitmaps' shared word) and ids above 2^16.
+  const int d = 6;
+  const Bitmaps bitmaps = random_bitmaps(70000, d, 99);
+  std::vector<HashCubePart> parts(3, HashCubePart(d, d));
+  for (std::size_t i = bitmaps.size(); i-- > 0;) parts[i % 3].insert(static_cast<PointId>(i), bitmaps[i]);
+  const HashCube cube = HashCube::from_parts(d, bitmaps.size(), d, std::move(parts));
+  for (Mask m = 1; m <= full_mask(d); ++m) ASSERT_EQ(cube.skyline(m), expected_skyline(bitmaps, m)) << "mask " << m;
+  EXPECT_EQ(cube, build(d, d, bitmaps));
+}
+
+TEST(HashCube, TwentyColumns) {
+  Bitmaps bitmaps(3, std::vector<Word>(words_for(20), all_ones));
+  bitmaps[0].assign(words_for(20), 0);  // point 0: skyline everywhere
+  bitmaps[2].back() = 0x0u;              // point 2: skyline of the last 31 subspaces only
+  const HashCube cube = build(20, 20, bitmaps);
+  EXPECT_EQ(cube.skyline(full_mask(20)), (std::vector<PointId>{0, 2}));
+  EXPECT_EQ(cube.skyline(1), (std::vector<PointId>{0}));
+  EXPECT_EQ(cube.membership(2).size(), 31u);
+  EXPECT_EQ(cube.membership(2).front(), full_mask(20) - 30);
+}
+
+TEST(HashCube, ShapeIsValidated) {
+  EXPECT_THROW(HashCube(0, 1, 1), Error);
+  const std::string too_many = error_message([] { HashCube(21, 1, 21); });
+  EXPECT_NE(too_many.find("d <= 20 supported"), std::string::npos) << too_many;
+  EXPECT_NE(too_many.find("2^d-1 subspaces"), std::string::npos) << too_many;
+  EXPECT_THROW(HashCube(4, 1, 0), Error);
+  EXPECT_THROW(HashCube(4, 1, 5), Error);
+  EXPECT_THROW(HashCubePart(21, 3), Error);
+  EXPECT_THROW(HashCubePart(3, 4), Error);
+  HashCubePart part(3, 3);
+  const std::vector<Word> two_words = {0, 0};
+  EXPECT_THROW(part.insert(0, two_words), Error);
+}
+
+TEST(HashCube, SubspaceOutOfRangeOrNotComputedThrows) {
+  const HashCube full = build(3, 3, flights);
+  for (Mask bad : {0u, 8u, 100u}) {
+    EXPECT_FALSE(full.computed(bad));
+    try {
+      (void)full.skyline(bad);
+      ADD_FAILURE() << "skyline(" << bad << ") did not throw";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::bad_argument);
+      EXPECT_NE(std::string(e.what()).find("subspace"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("1..7"), std::string::npos) << e.what();
+    }
+  }
+  // Partial cube: levels 1 and 2 only.
+  const HashCube partial = build(3, 2, flights);
+  EXPECT_EQ(partial.skyline(3), (std::vector<PointId>{1, 2, 3}));
+  EXPECT_FALSE(partial.computed(7));
+  const std::string message = error_message([&] { (void)partial.skyline(7); });
+  EXPECT_NE(message.find("max_level 2"), std::string::npos) << message;
+  EXPECT_NE(message.find("at most 2 columns"), std::string::npos) << message;
+  EXPECT_EQ(partial.membership(0), (std::vector<Mask>{4, 5, 6})) << "subspace 7 is not computed";
+  EXPECT_THROW((void)partial.membership(5), Error);
+  EXPECT_THROW((void)HashCube().skyline(1), Error);
+}
+
+TEST(HashCube, FromPartsRejectsBadIdsAndShapes) {
+  const std::vector<Word> bits = {0x0u};
+  {
+    std::vector<HashCubePart> parts(2, HashCubePart(3, 3));
+    parts[0].insert(1, bits);
+    parts[1].insert(1, bits);
+    const std::string message = error_message([&] { HashCube::from_parts(3, 4, 3, parts); });
+    EXPECT_NE(message.find("point id 1"), std::string::npos) << message;
+  }
+  {
+    std::vector<HashCubePart> parts(1, HashCubePart(3, 3));
+    parts[0].insert(4, bits);
+    EXPECT_THROW(HashCube::from_parts(3, 4, 3, parts), Error);
+  }
+  {
+    std::vector<HashCubePart> parts(1, HashCubePart(3, 2));
+    EXPECT_THROW(HashCube::from_parts(3, 4, 3, parts), Error);
+  }
+}
+
+TEST(HashCube, MergeOfTwoCubesEqualsOneBuild) {
+  for (int d : {2, 5, 6, 7}) {
+    for (int max_level : {1, d}) {
+      const Bitmaps bitmaps = random_bitmaps(50, d, static_cast<std::uint64_t>(d * 31 + max_level));
+      HashCubePart even(d, max_level);
+      HashCubePart odd(d, max_level);
+      for (std::size_t id = 0; id < bitmaps.size(); ++id)
+        (id % 3 == 0 ? even : odd).insert(static_cast<PointId>(id), bitmaps[id]);
+      const HashCube a = HashCube::from_parts(d, bitmaps.size(), max_level, {even});
+      const HashCube b = HashCube::from_parts(d, bitmaps.size(), max_level, {odd});
+      const HashCube whole = build(d, max_level, bitmaps);
+      EXPECT_EQ(HashCube::merge(a, b), whole) << "d=" << d << " max_level=" << max_level;
+      EXPECT_EQ(HashCube::merge(b, a), whole) << "d=" << d << " max_level=" << max_level;
+      EXPECT_EQ(HashCube::merge(a, HashCube(d, bitmaps.size(), max_level)), a);
+    }
+  }
+}
+
+TEST(HashCube, MergeRejectsOverlapAndShapeMismatch) {
+  const HashCube cube = build(3, 3, flights);
+  const std::string overlap = error_message([&] { HashCube::merge(cube, cube); });
+  EXPECT_NE(overlap.find("both cubes"), std::string::npos) << overlap;
+  EXPECT_THROW(HashCube::merge(cube, HashCube(3, 6, 3)), Error);
+  EXPECT_THROW(HashCube::merge(cube, HashCube(3, 5, 2)), Error);
+  EXPECT_THROW(HashCube::merge(cube, HashCube(4, 5, 4)), Error);
+}
+
+std::string saved(const HashCube& cube) {
+  std::ostringstream out(std::ios::binary);
+  cube.save(out);
+  return out.str();
+}
+
+HashCube loaded(const std::string& bytes) {
+  std::istringstream in(bytes, std::ios::binary);
+  return HashCube::load(in, "cube.sxhc");
+}
+
+TEST(HashCube, SaveLoadRoundTrip) {
+  for (int d : {1, 3, 5, 6, 7}) {
+    for (int max_level : {1, d}) {
+      const HashCube cube = build(d, max_level, random_bitmaps(40, d, static_cast<std::uint64_t>(d)));
+      const std::string bytes = saved(cube);
+      EXPECT_EQ(bytes.substr(0, 4), "SXHC");
+      EXPECT_EQ(loaded(bytes), cube) << "d=" << d << " max_level=" << max_level;
+    }
+  }
+  EXPECT_EQ(loaded(saved(HashCube(4, 0, 2))), HashCube(4, 0, 2));
+  // The header is little-endian: version 1, d, max_level, n.
+  const std::string bytes = saved(build(3, 2, flights));
+  EXPECT_EQ(bytes.substr(4, 20), std::string("\x01\0\0\0\x03\0\0\0\x02\0\0\0\x05\0\0\0\0\0\0\0", 20));
+}
+
+void expect_load_error(const std::string& bytes, const std::string& needle, const std::string& what) {
+  try {
+    (void)loaded(bytes);
+    ADD_FAILURE() << what << ": load did not throw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::bad_input) << what;
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind("cube.sxhc: ", 0), 0u) << what << ": " << message;
+    EXPECT_NE(message.find(needle), std::string::npos) << what << ": " << message;
+  }
+}
+
+void put_u32_at(std::string& bytes, std::size_t offset, std::uint32_t v) {
+  for (std::size_t i = 0; i < 4; ++i) bytes[offset + i] = static_cast<char>((v >> (8 * i)) & 0xFFu);
+}
+
+TEST(HashCube, LoadRejectsEveryCorruption) {
+  const std::string good = saved(build(6, 6, random_bitmaps(20, 6, 7)));
+  ASSERT_NO_THROW((void)loaded(good));
+
+  expect_load_error("", "magic", "empty file");
+  expect_load_error("SXH", "magic", "short magic");
+  expect_load_error("PK\x03\x04" + good.substr(4), "magic", "bad magic");
+  for (std::size_t size = 4; size < good.size(); ++size)
+    expect_load_error(good.substr(0, size), "truncated", "truncated to " + std::to_string(size) + " bytes");
+
+  std::string bad = good;
+  put_u32_at(bad, 4, 2);
+  expect_load_error(bad, "version 2", "bad version");
+  bad = good;
+  put_u32_at(bad, 8, 21);
+  expect_load_error(bad, "d = 21", "bad d");
+  bad = good;
+  put_u32_at(bad, 8, 0);
+  expect_load_error(bad, "d = 0", "zero d");
+  bad = good;
+  put_u32_at(bad, 12, 7);
+  expect_load_error(bad, "max_level = 7", "bad max_level");
+
+  // Word 0 starts at byte 24: key count (8 bytes), keys, offsets, ids.
+  const std::size_t keys_at = 32;
+  std::uint32_t key_count = 0;
+  for (std::size_t i = 0; i < 4; ++i) key_count |= std::uint32_t{static_cast<unsigned char>(good[24 + i])} << (8 * i);
+  ASSERT_GE(key_count, 2u);
+  const std::size_t offsets_at = keys_at + 4 * key_count;
+  const std::size_t ids_at = offsets_at + 4 * (key_count + 1);
+
+  bad = good;
+  put_u32_at(bad, 24, 1000);
+  expect_load_error(bad, "keys for 20 points", "key count above n");
+  bad = good;
+  put_u32_at(bad, keys_at + 4, 0);  // second key below the first (first key is > 0 or equal)
+  put_u32_at(bad, keys_at, 1);
+  expect_load_error(bad, "not strictly ascending", "unsorted keys");
+  bad = good;
+  put_u32_at(bad, offsets_at, 1);
+  expect_load_error(bad, "first offset", "offset 0");
+  bad = good;
+  put_u32_at(bad, offsets_at + 4, 0);
+  expect_load_error(bad, "strictly increasing", "offsets not monotone");
+  bad = good;
+  put_u32_at(bad, ids_at, 20);
+  expect_load_error(bad, "out of range", "id >= n");
+}
+
+}  // namespace
+}  // namespace sextant::skycube

@@ -1,0 +1,12 @@
+// The `sextant` subcommands. Each returns the process exit code; errors are thrown as
+// sextant::Error and turned into a message and exit code by main().
+#pragma once
+
+namespace sextant::cli {
+
+int generate_command(int argc, char** argv);
+int skycube_command(int argc, char** argv);
+int query_command(int argc, char** argv);
+int info_command(int argc, char** argv);
+
+}  // namespace sextant::cli

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test (GPU-labelled tests skip without a GPU),
+# then builds the CPU code again with AddressSanitizer + UBSan and runs the CPU tests, and
+# checks that the installed CMake package works for a consumer.
+#   SEXTANT_ENABLE_CUDA=AUTO|ON|OFF (default AUTO)   SEXTANT_SKIP_SANITIZERS=1 to skip that pass
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${SEXTANT_BUILD_DIR:-$root/build}
+jobs=$(nproc)
+
+"$root/scripts/setup.sh"
+
+echo "== build (Release, CUDA=${SEXTANT_ENABLE_CUDA:-AUTO})"
+cmake -S "$root" -B "$build/test" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DSEXTANT_ENABLE_CUDA="${SEXTANT_ENABLE_CUDA:-AUTO}" -DCMAKE_INSTALL_PREFIX="$build/test/install"
+cmake --build "$build/test" -j "$jobs"
+echo "== tests"
+ctest --test-dir "$build/test" --output-on-failure -j "$jobs" --timeout 900
+
+echo "== installed package"
+cmake --install "$build/test" >/dev/null
+cmake -S "$root/tests/package" -B "$build/package" -G Ninja -DCMAKE_PREFIX_PATH="$build/test/install" >/dev/null
+cmake --build "$build/package" -j "$jobs" >/dev/null
+"$build/package/sextant_consumer"
+
+if [ "${SEXTANT_SKIP_SANITIZERS:-0}" != 1 ]; then
+  echo "== CPU tests under AddressSanitizer + UBSan"
+  cmake -S "$root" -B "$build/asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEXTANT_SANITIZE=ON \
+    -DSEXTANT_ENABLE_CUDA=OFF -DSEXTANT_BUILD_BENCHMARKS=OFF
+  cmake --build "$build/asan" -j "$jobs"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$build/asan" --output-on-failure -j "$jobs" --timeout 1800 -LE gpu
+fi
+echo "== all tests passed"

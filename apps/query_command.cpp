@@ -27,7 +27,8 @@ int query_command(int argc, char** argv) {
   const auto cube = skycube::HashCube::load(in, path);
   const Mask m = parse_column_list("--subspace", columns, cube.dims());
   const auto ids = cube.skyline(m);
-  std::string line = std::to_string(m) + " " + std::to_string(ids.size());
+  std::string line = std::to_string(m);
+  line.append(" ").append(std::to_string(ids.size()));
   for (PointId id : ids) line += " " + std::to_string(id);
   line += "\n";
   if (std::fputs(line.c_str(), stdout) < 0 || std::fflush(stdout) != 0) throw Error::io("<stdout>", "write failed");

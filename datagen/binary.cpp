@@ -56,8 +56,8 @@ Dataset read_binary(const std::string& path, const std::vector<Preference>& pref
     throw Error::in_file(path, 0, 0, "not a Sextant binary dataset (it does not start with \"SXTD\")");
   if (file_bytes < binary_header_bytes)
     throw Error::in_file(path, 0, 0,
-                         "truncated: the file has " + std::to_string(file_bytes) + " bytes, the header alone needs " +
-                             std::to_string(binary_header_bytes));
+                         "truncated: the file has " + std::to_string(file_bytes) +
+                             " bytes, the header alone needs " + std::to_string(binary_header_bytes));
 
   const auto version = load<std::uint32_t>(header + 4);
   const auto n = load<std::uint64_t>(header + 8);
@@ -65,15 +65,15 @@ Dataset read_binary(const std::string& path, const std::vector<Preference>& pref
   const auto reserved = load<std::uint32_t>(header + 20);
   if (version != binary_version)
     throw Error::in_file(path, 0, 0,
-                         "unsupported binary format version " + std::to_string(version) + " (this build reads version " +
-                             std::to_string(binary_version) + ")");
+                         "unsupported binary format version " + std::to_string(version) +
+                             " (this build reads version " + std::to_string(binary_version) + ")");
   if (d < 1 || d > static_cast<std::uint32_t>(max_columns))
     throw Error::in_file(path, 0, 0,
-                         "header says d = " + std::to_string(d) + "; supported: 1.." + std::to_string(max_columns) +
-                             " columns");
+                         "header says d = " + std::to_string(d) + "; supported: 1.." +
+                             std::to_string(max_columns) + " columns");
   if (reserved != 0)
-    throw Error::in_file(path, 0, 0,
-                         "reserved header field is " + std::to_string(reserved) + ", expected 0 (corrupt file?)");
+    throw Error::in_file(
+        path, 0, 0, "reserved header field is " + std::to_string(reserved) + ", expected 0 (corrupt file?)");
   detail::check_preference_count(preferences, static_cast<int>(d));
 
   const std::uint64_t max_n = (std::numeric_limits<std::uint64_t>::max() - binary_header_bytes) / (4 * d);
@@ -83,9 +83,9 @@ Dataset read_binary(const std::string& path, const std::vector<Preference>& pref
   const std::uint64_t expected_bytes = binary_header_bytes + n * d * 4;
   if (file_bytes != expected_bytes)
     throw Error::in_file(path, 0, 0,
-                         std::string(file_bytes < expected_bytes ? "truncated" : "trailing bytes") + ": the file has " +
-                             std::to_string(file_bytes) + " bytes, the header (" + shape + ") needs " +
-                             std::to_string(expected_bytes));
+                         std::string(file_bytes < expected_bytes ? "truncated" : "trailing bytes") +
+                             ": the file has " + std::to_string(file_bytes) + " bytes, the header (" + shape +
+                             ") needs " + std::to_string(expected_bytes));
   if (n > 0xFFFFFFFEu)
     throw Error::in_file(path, 0, 0, "header says " + shape + ": at most 4294967294 points (32-bit ids)");
 
@@ -111,7 +111,8 @@ void write_binary(const std::string& path, const Dataset& data) {
                                      [](Preference p) { return p == Preference::min; });
   if (as_stored) {
     const std::span<const float> values = data.values();
-    out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size_bytes()));
+    out.write(reinterpret_cast<const char*>(values.data()),
+              static_cast<std::streamsize>(values.size_bytes()));
   } else {
     // Max columns are stored negated; write them back in the user's orientation, in chunks.
     constexpr std::size_t chunk_rows = 4096;
@@ -120,9 +121,9 @@ void write_binary(const std::string& path, const Dataset& data) {
     for (std::size_t first = 0; first < data.size(); first += chunk_rows) {
       const std::size_t rows = std::min(chunk_rows, data.size() - first);
       for (std::size_t i = 0; i < rows; ++i)
-        for (int j = 0; j < d; ++j)
-          chunk[i * d + j] = data.input_value(static_cast<PointId>(first + i), j);
-      out.write(reinterpret_cast<const char*>(chunk.data()), static_cast<std::streamsize>(rows * d * sizeof(float)));
+        for (int j = 0; j < d; ++j) chunk[i * d + j] = data.input_value(static_cast<PointId>(first + i), j);
+      out.write(reinterpret_cast<const char*>(chunk.data()),
+                static_cast<std::streamsize>(rows * d * sizeof(float)));
     }
   }
   file.commit();

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <ostream>
 
 #include "core/atomic_file.hpp"
@@ -17,7 +18,9 @@
 namespace sextant::datagen {
 namespace {
 
-bool is_blank(char c) noexcept { return c == ' ' || c == '\t' || c == '\r'; }
+bool is_blank(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\r';
+}
 
 std::string_view trim(std::string_view s) noexcept {
   while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
@@ -32,16 +35,15 @@ std::string_view line_cells(std::string_view line) noexcept {
   return line;
 }
 
-// Calls f(cell, index) for each comma-separated cell (untrimmed) until f returns false.
+// Calls f(cell) for each comma-separated cell (untrimmed) until f returns false.
 template <class F>
 void for_each_cell(std::string_view cells, F&& f) {
-  std::size_t index = 0;
   const char* p = cells.data();
   const char* const end = p + cells.size();
   while (true) {
     const auto* comma = static_cast<const char*>(std::memchr(p, ',', static_cast<std::size_t>(end - p)));
     const char* cell_end = comma ? comma : end;
-    if (!f(std::string_view(p, static_cast<std::size_t>(cell_end - p)), index++)) return;
+    if (!f(std::string_view(p, static_cast<std::size_t>(cell_end - p)))) return;
     if (!comma) return;
     p = comma + 1;
   }
@@ -115,8 +117,9 @@ class Parser {
                                " columns at most");
     if (header_line != 0 && header_cells != cells)
       throw Error::in_file(origin_, header_line, 0,
-                           "header has " + std::to_string(header_cells) + " names but the first data row (line " +
-                               std::to_string(first_data_line_) + ") has " + std::to_string(cells) + " values");
+                           "header has " + std::to_string(header_cells) +
+                               " names but the first data row (line " + std::to_string(first_data_line_) +
+                               ") has " + std::to_string(cells) + " values");
     d_ = static_cast<int>(cells);
     detail::check_preference_count(options_.preferences, d_);
 
@@ -148,12 +151,15 @@ class Parser {
 
   bool is_header(std::string_view line) const {
     switch (options_.header) {
-      case CsvHeader::present: return true;
-      case CsvHeader::absent: return false;
-      case CsvHeader::automatic: break;
+      case CsvHeader::present:
+        return true;
+      case CsvHeader::absent:
+        return false;
+      case CsvHeader::automatic:
+        break;
     }
     bool any_number = false;
-    for_each_cell(line_cells(line), [&](std::string_view cell, std::size_t) {
+    for_each_cell(line_cells(line), [&](std::string_view cell) {
       float ignored = 0;
       any_number = parse_number(trim(cell), ignored) == NumberStatus::ok;
       return !any_number;
@@ -163,32 +169,52 @@ class Parser {
 
   [[noreturn]] void ragged(std::size_t cells) const {
     throw Error::in_file(origin_, line_number_, std::min(cells, static_cast<std::size_t>(d_)) + 1,
-                         "row has " + std::to_string(cells) + (cells == 1 ? " value" : " values") + ", expected " +
-                             std::to_string(d_) +
-                             " (from line " + std::to_string(first_data_line_) + ")");
+                         "row has " + std::to_string(cells) + (cells == 1 ? " value" : " values") +
+                             ", expected " + std::to_string(d_) + " (from line " +
+                             std::to_string(first_data_line_) + ")");
   }
 
+  // One pass per row: from_chars reads each number in place and must stop at a comma (blanks
+  // allowed) or the row's end. Anything unusual (a '+', blanks inside, underflow, a bad cell)
+  // goes to cell_value(), which finds the cell's bounds and either accepts it or says why not.
   void parse_row(std::string_view line) {
     const std::string_view cells = line_cells(line);
+    const char* p = cells.data();
+    const char* const end = p + cells.size();
     const auto d = static_cast<std::size_t>(d_);
-    std::size_t parsed = 0;
-    for_each_cell(cells, [&](std::string_view raw, std::size_t index) {
+    for (std::size_t index = 0;; ++index) {
       if (index >= d) ragged(count_cells(cells));
-      const std::string_view cell = trim(raw);
+      const char* first = p;
+      while (first != end && (*first == ' ' || *first == '\t')) ++first;
       float value = 0;
-      if (parse_number(cell, value) != NumberStatus::ok)
-        throw Error::in_file(origin_, line_number_, index + 1,
-                             cell.empty() ? std::string("empty cell; expected a number")
-                                          : "not a number: " + quoted(cell));
-      if (!std::isfinite(value))
-        throw Error::in_file(origin_, line_number_, index + 1,
-                             "value " + quoted(cell) + " is " + (std::isnan(value) ? "NaN" : "infinite") +
-                                 " as a float; every value must be finite");
+      auto [next, ec] = std::from_chars(first, end, value);
+      while (next != end && (*next == ' ' || *next == '\t')) ++next;
+      if (ec != std::errc{} || (next != end && *next != ',') || !std::isfinite(value)) {
+        const auto* comma = static_cast<const char*>(std::memchr(p, ',', static_cast<std::size_t>(end - p)));
+        next = comma ? comma : end;
+        value = cell_value(std::string_view(p, static_cast<std::size_t>(next - p)), index);
+      }
       values_.push_back(value);
-      ++parsed;
-      return true;
-    });
-    if (parsed != d) ragged(parsed);
+      if (next == end) {
+        if (index + 1 != d) ragged(index + 1);
+        return;
+      }
+      p = next + 1;
+    }
+  }
+
+  float cell_value(std::string_view raw, std::size_t index) const {
+    const std::string_view cell = trim(raw);
+    float value = 0;
+    if (parse_number(cell, value) != NumberStatus::ok)
+      throw Error::in_file(
+          origin_, line_number_, index + 1,
+          cell.empty() ? std::string("empty cell; expected a number") : "not a number: " + quoted(cell));
+    if (!std::isfinite(value))
+      throw Error::in_file(origin_, line_number_, index + 1,
+                           "value " + quoted(cell) + " is " + (std::isnan(value) ? "NaN" : "infinite") +
+                               " as a float; every value must be finite");
+    return value;
   }
 
   std::string_view text_;
@@ -201,7 +227,12 @@ class Parser {
   std::vector<float> values_;
 };
 
-std::string read_whole_file(const std::string& path) {
+struct FileBuffer {
+  std::unique_ptr<char[]> data;  // not zero-filled: the read overwrites it
+  std::size_t size = 0;
+};
+
+FileBuffer read_whole_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw Error::io(path, "cannot read: is a directory");
   std::ifstream in(path, std::ios::binary);
@@ -210,8 +241,9 @@ std::string read_whole_file(const std::string& path) {
   const std::streamoff size = in.tellg();
   in.seekg(0, std::ios::beg);
   if (size < 0 || !in) throw Error::io(path, "cannot determine the file size");
-  std::string buffer(static_cast<std::size_t>(size), '\0');
-  if (!in.read(buffer.data(), size)) throw Error::io(path, "read failed");
+  FileBuffer buffer{std::make_unique_for_overwrite<char[]>(static_cast<std::size_t>(size)),
+                    static_cast<std::size_t>(size)};
+  if (!in.read(buffer.data.get(), size)) throw Error::io(path, "read failed");
   return buffer;
 }
 
@@ -230,10 +262,9 @@ namespace detail {
 
 void check_preference_count(const std::vector<Preference>& preferences, int d) {
   if (preferences.empty() || static_cast<int>(preferences.size()) == d) return;
-  throw Error::argument("--prefer", join(preferences),
-                        std::to_string(d) + " comma-separated entries, each 'min' or 'max'",
-                        "has " + std::to_string(preferences.size()) + " entries for " + std::to_string(d) +
-                            " columns");
+  throw Error::argument(
+      "--prefer", join(preferences), std::to_string(d) + " comma-separated entries, each 'min' or 'max'",
+      "has " + std::to_string(preferences.size()) + " entries for " + std::to_string(d) + " columns");
 }
 
 }  // namespace detail
@@ -243,8 +274,8 @@ Dataset parse_csv(std::string_view text, const std::string& origin, const CsvOpt
 }
 
 Dataset read_csv(const std::string& path, const CsvOptions& options) {
-  const std::string text = read_whole_file(path);
-  return parse_csv(text, path, options);
+  const FileBuffer file = read_whole_file(path);
+  return parse_csv(std::string_view(file.data.get(), file.size), path, options);
 }
 
 void write_csv(std::ostream& out, const Dataset& data) {
@@ -255,7 +286,8 @@ void write_csv(std::ostream& out, const Dataset& data) {
   for (std::size_t i = 0; i < data.size(); ++i) {
     for (int j = 0; j < d; ++j) {
       char cell[32];
-      const auto result = std::to_chars(cell, cell + sizeof cell, data.input_value(static_cast<PointId>(i), j));
+      const auto result =
+          std::to_chars(cell, cell + sizeof cell, data.input_value(static_cast<PointId>(i), j));
       if (j != 0) buffer += ',';
       buffer.append(cell, result.ptr);
     }

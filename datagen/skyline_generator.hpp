@@ -2,6 +2,10 @@
 // Börzsönyi, Kossmann and Stocker ("The Skyline Operator", ICDE 2001), plus a "ties"
 // distribution with few distinct values per column. Values lie in [0, 1).
 //
+// independent and correlated are the original algorithms (RandomPeak/RandomNormal included);
+// anticorrelated makes the original's moves but draws each within bounds instead of rejecting
+// whole points, which the original does at a rate exponential in d (see the .cpp).
+//
 // Output is a pure function of the spec: the generator uses its own PRNG (xoshiro256**)
 // and its own normal variates, never <random>'s distributions (whose output differs across
 // standard libraries), and seeds every block of points independently so the result does not

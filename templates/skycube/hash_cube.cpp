@@ -20,7 +20,9 @@ constexpr std::uint32_t format_version = 1;
 constexpr std::size_t max_points = 0xFFFFFFFEu;  // ids are 32-bit, as in Dataset
 constexpr std::array<char, 4> magic = {'S', 'X', 'H', 'C'};
 
-std::string skycube_columns_text() { return "1.." + std::to_string(max_skycube_columns); }
+std::string skycube_columns_text() {
+  return "1.." + std::to_string(max_skycube_columns);
+}
 std::string skycube_columns_why() {
   return "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) + " supported";
 }
@@ -29,7 +31,8 @@ void check_shape(int d, std::size_t n, int max_level) {
   if (d < 1 || d > max_skycube_columns)
     throw Error::argument("d", std::to_string(d), skycube_columns_text(), skycube_columns_why());
   if (max_level < 1 || max_level > d)
-    throw Error::argument("max_level", std::to_string(max_level), "1.." + std::to_string(d) + " (the column count)");
+    throw Error::argument("max_level", std::to_string(max_level),
+                          "1.." + std::to_string(d) + " (the column count)");
   if (n > max_points)
     throw Error::argument("n", std::to_string(n), "at most " + std::to_string(max_points) + " points",
                           "too many points for 32-bit ids");
@@ -43,9 +46,15 @@ std::string hex(Word w) {
 }
 
 // (key, id) packed so that integer order is (key, id) order.
-constexpr std::uint64_t pack(Word key, PointId id) noexcept { return (std::uint64_t{key} << 32) | id; }
-constexpr Word key_of(std::uint64_t packed) noexcept { return static_cast<Word>(packed >> 32); }
-constexpr PointId id_of(std::uint64_t packed) noexcept { return static_cast<PointId>(packed); }
+constexpr std::uint64_t pack(Word key, PointId id) noexcept {
+  return (std::uint64_t{key} << 32) | id;
+}
+constexpr Word key_of(std::uint64_t packed) noexcept {
+  return static_cast<Word>(packed >> 32);
+}
+constexpr PointId id_of(std::uint64_t packed) noexcept {
+  return static_cast<PointId>(packed);
+}
 
 // LSD radix sort, 8 bits a pass; passes whose digit is the same for every element (e.g. the high
 // bytes of ids when n is small) are skipped. std::sort for small inputs.
@@ -178,8 +187,9 @@ HashCubePart::HashCubePart(int d, int max_level) : d_(d), max_level_(max_level) 
 
 void HashCubePart::insert(PointId id, std::span<const Word> dominated) {
   if (dominated.size() != words_.size())
-    throw Error::internal("HashCubePart::insert: " + std::to_string(dominated.size()) + " words for a cube of " +
-                          std::to_string(words_.size()) + " words (d = " + std::to_string(d_) + ")");
+    throw Error::internal("HashCubePart::insert: " + std::to_string(dominated.size()) +
+                          " words for a cube of " + std::to_string(words_.size()) +
+                          " words (d = " + std::to_string(d_) + ")");
   for (std::size_t w = 0; w < words_.size(); ++w) {
     const Word key = dominated[w] | ~valid_[w];
     if (key != all_ones) words_[w].push_back({key, id});
@@ -216,8 +226,8 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
       for (const HashCubePart::Entry& e : part.words_[w]) {
         if (e.id >= n_points)
           throw Error(ErrorKind::bad_argument, "HashCube::from_parts: point id " + std::to_string(e.id) +
-                                                   " is out of range for a cube of " + std::to_string(n_points) +
-                                                   " points");
+                                                   " is out of range for a cube of " +
+                                                   std::to_string(n_points) + " points");
         const Word key = e.key | invalid;
         if (key != all_ones) packed.push_back(pack(key, e.id));
       }
@@ -231,8 +241,9 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
     for (const std::uint64_t x : packed) {
       const PointId id = id_of(x);
       if (seen.mark(id, epoch))
-        throw Error(ErrorKind::bad_argument, "HashCube::from_parts: point id " + std::to_string(id) +
-                                                 " was inserted more than once (ids must be distinct across parts)");
+        throw Error(ErrorKind::bad_argument,
+                    "HashCube::from_parts: point id " + std::to_string(id) +
+                        " was inserted more than once (ids must be distinct across parts)");
       if (index.keys.empty() || key_of(x) != index.keys.back()) {
         if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
         index.keys.push_back(key_of(x));
@@ -253,12 +264,14 @@ bool HashCube::computed(Mask m) const noexcept {
 void HashCube::check_subspace(Mask m) const {
   if (computed(m)) return;
   const std::string value = std::to_string(m);
-  if (d_ == 0) throw Error::argument("subspace", value, "none", "the HashCube is empty (default-constructed)");
+  if (d_ == 0)
+    throw Error::argument("subspace", value, "none", "the HashCube is empty (default-constructed)");
   std::string valid = "1.." + std::to_string(full_mask(d_));
   if (max_level_ < d_) valid += " with at most " + std::to_string(max_level_) + " columns (partial skycube)";
   if (m == 0) throw Error::argument("subspace", value, valid, "the empty subspace has no skyline");
   if (m > full_mask(d_))
-    throw Error::argument("subspace", value, valid, "no such subspace over " + std::to_string(d_) + " columns");
+    throw Error::argument("subspace", value, valid,
+                          "no such subspace over " + std::to_string(d_) + " columns");
   throw Error::argument("subspace", value, valid,
                         "subspace has " + std::to_string(level(m)) + " columns, above the cube's max_level " +
                             std::to_string(max_level_) + ", so it was not computed");
@@ -275,20 +288,34 @@ std::vector<PointId> HashCube::skyline(Mask m) const {
     out.insert(out.end(), index.ids.begin() + index.offsets[k], index.ids.begin() + index.offsets[k + 1]);
     ++runs;
   }
-  if (runs > 1) std::sort(out.begin(), out.end());  // each run is ascending; runs are disjoint
+  if (runs <= 1) return out;
+  // Runs are ascending and disjoint. A large result is ordered through a bitmap over all ids
+  // (linear), a small one by sorting.
+  if (out.size() < n_ / 64) {
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  std::vector<std::uint64_t> present((n_ + 63) / 64);
+  for (const PointId id : out) present[id / 64] |= std::uint64_t{1} << (id % 64);
+  std::size_t k = 0;
+  for (std::size_t w = 0; w < present.size(); ++w)
+    for (std::uint64_t bits = present[w]; bits != 0; bits &= bits - 1)
+      out[k++] = static_cast<PointId>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
   return out;
 }
 
 std::vector<Mask> HashCube::membership(PointId id) const {
   if (id >= n_)
-    throw Error::argument("id", std::to_string(id),
-                          n_ == 0 ? std::string("none: the cube has no points") : "0.." + std::to_string(n_ - 1));
+    throw Error::argument(
+        "id", std::to_string(id),
+        n_ == 0 ? std::string("none: the cube has no points") : "0.." + std::to_string(n_ - 1));
   std::vector<Mask> out;
   for (std::size_t w = 0; w < words_.size(); ++w) {
     const WordIndex& index = words_[w];
     Word key = all_ones;  // absent from this word: dominated in all its subspaces
     for (std::size_t k = 0; k < index.keys.size(); ++k) {
-      if (std::binary_search(index.ids.begin() + index.offsets[k], index.ids.begin() + index.offsets[k + 1], id)) {
+      if (std::binary_search(index.ids.begin() + index.offsets[k], index.ids.begin() + index.offsets[k + 1],
+                             id)) {
         key = index.keys[k];
         break;
       }
@@ -357,8 +384,8 @@ HashCube HashCube::merge(const HashCube& a, const HashCube& b) {
         ++j;
       } else {  // same key in both: merge the two ascending id lists
         z.keys.push_back(x.keys[i]);
-        std::merge(x.ids.begin() + x.offsets[i], x.ids.begin() + x.offsets[i + 1], y.ids.begin() + y.offsets[j],
-                   y.ids.begin() + y.offsets[j + 1], std::back_inserter(z.ids));
+        std::merge(x.ids.begin() + x.offsets[i], x.ids.begin() + x.offsets[i + 1],
+                   y.ids.begin() + y.offsets[j], y.ids.begin() + y.offsets[j + 1], std::back_inserter(z.ids));
         z.offsets.push_back(static_cast<std::uint32_t>(z.ids.size()));
         ++i;
         ++j;
@@ -371,7 +398,8 @@ HashCube HashCube::merge(const HashCube& a, const HashCube& b) {
 // ---- HashCube: binary file -------------------------------------------------------------------
 
 void HashCube::save(std::ostream& out) const {
-  if (d_ == 0) throw Error(ErrorKind::bad_argument, "HashCube::save: the cube is empty (default-constructed)");
+  if (d_ == 0)
+    throw Error(ErrorKind::bad_argument, "HashCube::save: the cube is empty (default-constructed)");
   out.write(magic.data(), magic.size());
   put_u32(out, format_version);
   put_u32(out, static_cast<std::uint32_t>(d_));
@@ -406,11 +434,11 @@ HashCube HashCube::load(std::istream& in, const std::string& origin) {
     r.fail("corrupt HashCube header: max_level = " + std::to_string(max_level) + " (valid: 1.." +
            std::to_string(d) + ")");
   if (n > max_points)
-    r.fail("corrupt HashCube header: n = " + std::to_string(n) + " (valid: at most " + std::to_string(max_points) +
-           " points)");
+    r.fail("corrupt HashCube header: n = " + std::to_string(n) + " (valid: at most " +
+           std::to_string(max_points) + " points)");
 
   HashCube cube(static_cast<int>(d), static_cast<std::size_t>(n), static_cast<int>(max_level));
-  SeenIds seen(cube.n_);
+  std::vector<PointId> sorted;  // for the duplicate check: sized by the data, not by the claimed n
   for (std::size_t w = 0; w < cube.words_.size(); ++w) {
     WordIndex& index = cube.words_[w];
     const std::string where = "word " + std::to_string(w);
@@ -418,14 +446,16 @@ HashCube HashCube::load(std::istream& in, const std::string& origin) {
 
     const std::uint64_t key_count = r.u64(where + " (key count)");
     if (key_count > n)
-      corrupt(std::to_string(key_count) + " keys for " + std::to_string(n) + " points (each key needs an id)");
+      corrupt(std::to_string(key_count) + " keys for " + std::to_string(n) +
+              " points (each key needs an id)");
     r.u32_array(index.keys, key_count, where + " (keys)");
     const Word invalid = ~valid_bits(cube.d_, cube.max_level_, w);
     for (std::size_t k = 0; k < index.keys.size(); ++k) {
       if (k > 0 && index.keys[k] <= index.keys[k - 1]) corrupt("keys are not strictly ascending");
       if (index.keys[k] == all_ones) corrupt("stores an all-ones key (such words are never stored)");
       if ((index.keys[k] & invalid) != invalid)
-        corrupt("key " + hex(index.keys[k]) + " clears bits of subspaces that do not exist or were not computed");
+        corrupt("key " + hex(index.keys[k]) +
+                " clears bits of subspaces that do not exist or were not computed");
     }
     r.u32_array(index.offsets, key_count + 1, where + " (offsets)");
     if (index.offsets[0] != 0) corrupt("the first offset is " + std::to_string(index.offsets[0]) + ", not 0");
@@ -435,15 +465,19 @@ HashCube HashCube::load(std::istream& in, const std::string& origin) {
     if (index.offsets.back() > n)
       corrupt(std::to_string(index.offsets.back()) + " ids for " + std::to_string(n) + " points");
     r.u32_array(index.ids, index.offsets.back(), where + " (ids)");
-    const auto epoch = static_cast<std::uint32_t>(w + 1);
     for (std::size_t k = 0; k < index.keys.size(); ++k) {
       for (std::uint32_t i = index.offsets[k]; i < index.offsets[k + 1]; ++i) {
         const PointId id = index.ids[i];
-        if (id >= n) corrupt("point id " + std::to_string(id) + " is out of range for " + std::to_string(n) + " points");
-        if (i > index.offsets[k] && id <= index.ids[i - 1]) corrupt("ids of a key are not strictly ascending");
-        if (seen.mark(id, epoch)) corrupt("point id " + std::to_string(id) + " is stored under two keys");
+        if (id >= n)
+          corrupt("point id " + std::to_string(id) + " is out of range for " + std::to_string(n) + " points");
+        if (i > index.offsets[k] && id <= index.ids[i - 1])
+          corrupt("ids of a key are not strictly ascending");
       }
     }
+    sorted.assign(index.ids.begin(), index.ids.end());
+    std::sort(sorted.begin(), sorted.end());
+    if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end())
+      corrupt("point id " + std::to_string(*twice) + " is stored under two keys");
   }
   return cube;
 }

@@ -17,11 +17,12 @@ bool computed_in(Mask m, int d, int max_level) noexcept {
 
 Lattice::Lattice(int d, std::size_t n_points, int max_level) : d_(d), max_level_(max_level), n_(n_points) {
   if (d < 1 || d > max_skycube_columns)
-    throw Error::argument("d", std::to_string(d), "1.." + std::to_string(max_skycube_columns),
-                          "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) +
-                              " supported");
+    throw Error::argument(
+        "d", std::to_string(d), "1.." + std::to_string(max_skycube_columns),
+        "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) + " supported");
   if (max_level < 1 || max_level > d)
-    throw Error::argument("max_level", std::to_string(max_level), "1.." + std::to_string(d) + " (the column count)");
+    throw Error::argument("max_level", std::to_string(max_level),
+                          "1.." + std::to_string(d) + " (the column count)");
   skylines_.resize(std::size_t{1} << d);
 }
 
@@ -50,8 +51,8 @@ HashCube Lattice::to_hash_cube() const {
     for (const PointId id : ids) {
       if (id >= n_)
         throw Error(ErrorKind::bad_argument, "Lattice::to_hash_cube: subspace " + std::to_string(m) +
-                                                 " lists point id " + std::to_string(id) + " but there are only " +
-                                                 std::to_string(n_) + " points");
+                                                 " lists point id " + std::to_string(id) +
+                                                 " but there are only " + std::to_string(n_) + " points");
       dominated[std::size_t{id} * words + bit_of(m) / 32] &= ~bit;
     }
   }

@@ -51,9 +51,10 @@ struct Header {
 }  // namespace
 
 void write_skycube_text(std::ostream& out, const HashCube& cube) {
-  if (cube.dims() == 0) throw Error(ErrorKind::bad_argument, "write_skycube_text: the cube is empty (default-constructed)");
-  out << header_prefix << " d=" << cube.dims() << " n=" << cube.point_count() << " max_level=" << cube.max_level()
-      << '\n';
+  if (cube.dims() == 0)
+    throw Error(ErrorKind::bad_argument, "write_skycube_text: the cube is empty (default-constructed)");
+  out << header_prefix << " d=" << cube.dims() << " n=" << cube.point_count()
+      << " max_level=" << cube.max_level() << '\n';
   std::string line;
   for (Mask m = 1; m <= full_mask(cube.dims()); ++m) {
     if (!cube.computed(m)) continue;
@@ -100,7 +101,8 @@ Lattice read_skycube_text(std::istream& in, const std::string& origin) {
         const std::size_t eq = token.find('=');
         const std::string_view key = token.substr(0, eq);
         const auto value = eq == std::string_view::npos ? std::nullopt : parse_unsigned(token.substr(eq + 1));
-        if (!value) fail("bad header field '" + std::string(token) + "' (expected " + std::string(header_form) + ")");
+        if (!value)
+          fail("bad header field '" + std::string(token) + "' (expected " + std::string(header_form) + ")");
         if (key == "d" && *value >= 1 && *value <= static_cast<std::uint64_t>(max_skycube_columns)) {
           h.d = static_cast<int>(*value);
           has_d = true;
@@ -119,10 +121,11 @@ Lattice read_skycube_text(std::istream& in, const std::string& origin) {
           fail("bad header field '" + std::string(token) + "' (expected " + std::string(header_form) + ")");
         }
       }
-      if (!has_d || !has_n || !has_level) fail("incomplete header (expected " + std::string(header_form) + ")");
+      if (!has_d || !has_n || !has_level)
+        fail("incomplete header (expected " + std::string(header_form) + ")");
       if (h.max_level < 1 || h.max_level > h.d)
-        fail("header max_level=" + std::to_string(h.max_level) + " out of range (valid: 1.." + std::to_string(h.d) +
-             ")");
+        fail("header max_level=" + std::to_string(h.max_level) + " out of range (valid: 1.." +
+             std::to_string(h.d) + ")");
       header = h;
       lattice = Lattice(h.d, h.n, h.max_level);
       continue;
@@ -136,7 +139,8 @@ Lattice read_skycube_text(std::istream& in, const std::string& origin) {
     if (!mask) fail("bad subspace mask '" + std::string(tokens[0]) + "' (expected an unsigned integer)");
     if (*mask == 0 || *mask > full_mask(header->d) || level(static_cast<Mask>(*mask)) > header->max_level)
       fail("subspace " + std::to_string(*mask) + " is not a computed subspace (valid: 1.." +
-           std::to_string(full_mask(header->d)) + " with at most " + std::to_string(header->max_level) + " columns)");
+           std::to_string(full_mask(header->d)) + " with at most " + std::to_string(header->max_level) +
+           " columns)");
     const auto m = static_cast<Mask>(*mask);
     if (m <= previous)
       fail("subspace " + std::to_string(m) + " after subspace " + std::to_string(previous) +

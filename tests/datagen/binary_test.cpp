@@ -40,7 +40,8 @@ std::string error_of(F&& f, ErrorKind kind) {
 
 std::vector<float> random_floats(std::size_t count, std::uint32_t seed) {
   std::mt19937 bits(seed);
-  std::vector<float> out = {0.0f, -0.0f, std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::max()};
+  std::vector<float> out = {0.0f, -0.0f, std::numeric_limits<float>::denorm_min(),
+                            std::numeric_limits<float>::max()};
   while (out.size() < count) {
     const float v = std::bit_cast<float>(static_cast<std::uint32_t>(bits()));
     if (std::isfinite(v)) out.push_back(v);
@@ -137,12 +138,14 @@ TEST_F(BinaryTest, StoresInputValuesAndAppliesPreferencesAtLoad) {
   // Larger than one write chunk, with a max column.
   const GeneratorSpec spec{Distribution::anticorrelated, 10000, 3, 5, 4};
   const Dataset generated = generate(spec);
-  const Dataset mixed(generated.size(), 3, generated.values(), {Preference::min, Preference::max, Preference::max});
+  const Dataset mixed(generated.size(), 3, generated.values(),
+                      {Preference::min, Preference::max, Preference::max});
   write_binary(path("m.sxt"), mixed);
   expect_same_bits(mixed, read_binary(path("m.sxt"), mixed.preferences()));
   expect_same_bits(generated, read_binary(path("m.sxt")));
 
-  const std::string message = error_of([&] { read_binary(path("m.sxt"), {Preference::max}); }, ErrorKind::bad_argument);
+  const std::string message =
+      error_of([&] { read_binary(path("m.sxt"), {Preference::max}); }, ErrorKind::bad_argument);
   EXPECT_THAT(message, HasSubstr("--prefer = 'max'"));
   EXPECT_THAT(message, HasSubstr("1 entries for 3 columns"));
 }
@@ -198,7 +201,8 @@ TEST_F(BinaryTest, TruncatedOrOversizedFile) {
   EXPECT_THAT(message, HasSubstr("145 bytes"));
 
   write_bytes(path("header.sxt"), bytes.substr(0, 10));
-  EXPECT_THAT(read_error(path("header.sxt")), HasSubstr("truncated: the file has 10 bytes, the header alone needs 24"));
+  EXPECT_THAT(read_error(path("header.sxt")),
+              HasSubstr("truncated: the file has 10 bytes, the header alone needs 24"));
 
   // n so large that n * d * 4 overflows must not wrap around to the file size.
   write_bytes(path("huge.sxt"), raw_file(std::uint64_t{1} << 62, 2, 0));
@@ -214,7 +218,8 @@ TEST_F(BinaryTest, BadHeaders) {
   EXPECT_THAT(read_error(path("tiny.sxt")), HasSubstr("not a Sextant binary dataset"));
 
   write_bytes(path("v2.sxt"), raw_file(1, 1, 1, 2));
-  EXPECT_THAT(read_error(path("v2.sxt")), HasSubstr("unsupported binary format version 2 (this build reads version 1)"));
+  EXPECT_THAT(read_error(path("v2.sxt")),
+              HasSubstr("unsupported binary format version 2 (this build reads version 1)"));
 
   write_bytes(path("d0.sxt"), raw_file(1, 0, 0));
   EXPECT_THAT(read_error(path("d0.sxt")), HasSubstr("d = 0; supported: 1..32"));
@@ -240,7 +245,8 @@ TEST_F(BinaryTest, NonFiniteValuesRejected) {
 }
 
 TEST_F(BinaryTest, IoErrors) {
-  EXPECT_THAT(read_error(path("missing.sxt"), ErrorKind::io), HasSubstr(path("missing.sxt") + ": cannot open"));
+  EXPECT_THAT(read_error(path("missing.sxt"), ErrorKind::io),
+              HasSubstr(path("missing.sxt") + ": cannot open"));
   EXPECT_THAT(read_error(dir_.string(), ErrorKind::io), HasSubstr("directory"));
   const Dataset data(1, 1, std::vector<float>{1.0f});
   EXPECT_THAT(error_of([&] { write_binary(path("nope/x.sxt"), data); }, ErrorKind::io), HasSubstr("nope"));

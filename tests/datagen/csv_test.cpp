@@ -39,14 +39,21 @@ std::string parse_error(std::string_view text, const CsvOptions& options = {}) {
   return error_of([&] { parse_csv(text, "t.csv", options); }, ErrorKind::bad_input);
 }
 
-std::vector<float> values_of(const Dataset& data) { return {data.values().begin(), data.values().end()}; }
+std::vector<float> values_of(const Dataset& data) {
+  return {data.values().begin(), data.values().end()};
+}
 
 // Finite floats of every magnitude (random bit patterns), including -0, denormals, extremes.
 std::vector<float> random_floats(std::size_t count, std::uint32_t seed) {
   std::mt19937 bits(seed);  // raw engine output is specified by the standard
-  std::vector<float> out = {0.0f, -0.0f, std::numeric_limits<float>::min(), std::numeric_limits<float>::max(),
-                            -std::numeric_limits<float>::max(), std::numeric_limits<float>::denorm_min(),
-                            0.1f, 1.0f / 3.0f};
+  std::vector<float> out = {0.0f,
+                            -0.0f,
+                            std::numeric_limits<float>::min(),
+                            std::numeric_limits<float>::max(),
+                            -std::numeric_limits<float>::max(),
+                            std::numeric_limits<float>::denorm_min(),
+                            0.1f,
+                            1.0f / 3.0f};
   while (out.size() < count) {
     const float v = std::bit_cast<float>(static_cast<std::uint32_t>(bits()));
     if (std::isfinite(v)) out.push_back(v);
@@ -138,7 +145,8 @@ TEST(Csv, HeaderDetection) {
   EXPECT_EQ(forced(0, 0), 3.0f);
 
   EXPECT_THAT(parse_error("a,b\n1,2\n", {CsvHeader::absent, {}}), HasSubstr("t.csv:1:1: not a number: 'a'"));
-  EXPECT_THAT(parse_error("a,b,c\n1,2\n"), HasSubstr("t.csv:1: header has 3 names but the first data row (line 2) has 2"));
+  EXPECT_THAT(parse_error("a,b,c\n1,2\n"),
+              HasSubstr("t.csv:1: header has 3 names but the first data row (line 2) has 2"));
 }
 
 TEST(Csv, ToleratesTrailingCommaCrlfBlanksAndSpaces) {
@@ -166,7 +174,9 @@ TEST(Csv, PreferencesNegateMaxColumns) {
   EXPECT_EQ(data.preferences()[0], Preference::max);
 
   const std::string message = error_of(
-      [] { parse_csv("1,2,3\n", "t.csv", {CsvHeader::automatic, {Preference::max, Preference::min}}); },
+      [] {
+        parse_csv("1,2,3\n", "t.csv", {CsvHeader::automatic, {Preference::max, Preference::min}});
+      },
       ErrorKind::bad_argument);
   EXPECT_THAT(message, HasSubstr("--prefer = 'max,min'"));
   EXPECT_THAT(message, HasSubstr("2 entries for 3 columns"));
@@ -176,13 +186,17 @@ TEST(Csv, EmptyInputs) {
   EXPECT_THAT(parse_error(""), HasSubstr("t.csv: empty file"));
   EXPECT_THAT(parse_error("\n\r\n  \n"), HasSubstr("t.csv: empty file"));
   EXPECT_THAT(parse_error("a,b\n\n"), HasSubstr("t.csv:1: a header line but no data rows"));
-  EXPECT_THAT(parse_error("1,2\n", {CsvHeader::present, {}}), HasSubstr("t.csv:1: a header line but no data rows"));
+  EXPECT_THAT(parse_error("1,2\n", {CsvHeader::present, {}}),
+              HasSubstr("t.csv:1: a header line but no data rows"));
 }
 
 TEST(Csv, RaggedRows) {
-  EXPECT_THAT(parse_error("1,2,3\n4,5\n"), HasSubstr("t.csv:2:3: row has 2 values, expected 3 (from line 1)"));
-  EXPECT_THAT(parse_error("1,2\n3,4,5\n"), HasSubstr("t.csv:2:3: row has 3 values, expected 2 (from line 1)"));
-  EXPECT_THAT(parse_error("a,b\n1,2\n3,4\n5\n"), HasSubstr("t.csv:4:2: row has 1 value, expected 2 (from line 2)"));
+  EXPECT_THAT(parse_error("1,2,3\n4,5\n"),
+              HasSubstr("t.csv:2:3: row has 2 values, expected 3 (from line 1)"));
+  EXPECT_THAT(parse_error("1,2\n3,4,5\n"),
+              HasSubstr("t.csv:2:3: row has 3 values, expected 2 (from line 1)"));
+  EXPECT_THAT(parse_error("a,b\n1,2\n3,4\n5\n"),
+              HasSubstr("t.csv:4:2: row has 1 value, expected 2 (from line 2)"));
   // The tolerated trailing comma does not count; a second one is an empty cell.
   EXPECT_THAT(parse_error("1,2,\n3,4,5,\n"), HasSubstr("t.csv:2:3: row has 3 values, expected 2"));
   EXPECT_THAT(parse_error("1,2,,\n"), HasSubstr("t.csv:1:3: empty cell"));
@@ -231,8 +245,9 @@ TEST_F(CsvFileTest, WriteThenReadFile) {
   const std::vector<float> values = random_floats(3000, 2);
   const Dataset original(1000, 3, values, {Preference::max, Preference::min, Preference::min}, "random");
   write_csv(path("out.csv"), original);
-  expect_same_bits(original,
-                   read_csv(path("out.csv"), {CsvHeader::absent, {Preference::max, Preference::min, Preference::min}}));
+  expect_same_bits(
+      original,
+      read_csv(path("out.csv"), {CsvHeader::absent, {Preference::max, Preference::min, Preference::min}}));
   // Nothing left behind besides the output.
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
 }

@@ -39,13 +39,14 @@ inline std::vector<float> random_values(std::size_t n, int d, int levels, std::u
     const bool duplicate = i > 0 && rng.below(100) < static_cast<std::uint64_t>(duplicate_percent);
     const std::size_t source = duplicate ? static_cast<std::size_t>(rng.below(i)) : i;
     for (std::size_t j = 0; j < width; ++j)
-      values[i * width + j] =
-          duplicate ? values[source * width + j] : static_cast<float>(rng.below(steps)) / static_cast<float>(steps);
+      values[i * width + j] = duplicate ? values[source * width + j]
+                                        : static_cast<float>(rng.below(steps)) / static_cast<float>(steps);
   }
   return values;
 }
 
-inline Dataset random_dataset(std::size_t n, int d, int levels, std::uint64_t seed, int duplicate_percent = 20) {
+inline Dataset random_dataset(std::size_t n, int d, int levels, std::uint64_t seed,
+                              int duplicate_percent = 20) {
   return Dataset(n, d, random_values(n, d, levels, seed, duplicate_percent), {}, "random");
 }
 

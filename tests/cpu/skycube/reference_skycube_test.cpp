@@ -91,12 +91,27 @@ TEST(ReferenceSkycube, MatchesBruteForceOnTiesAndDuplicates) {
           std::vector<int> max_levels = {d, (d + 1) / 2, 1};  // full, half and level 1 only
           max_levels.erase(std::unique(max_levels.begin(), max_levels.end()), max_levels.end());
           for (int max_level : max_levels)
-            expect_matches_brute_force(data, max_level,
-                                       "d=" + std::to_string(d) + " n=" + std::to_string(n) +
-                                           " levels=" + std::to_string(levels) + " seed=" + std::to_string(s) +
-                                           " max_level=" + std::to_string(max_level));
+            expect_matches_brute_force(
+                data, max_level,
+                "d=" + std::to_string(d) + " n=" + std::to_string(n) + " levels=" + std::to_string(levels) +
+                    " seed=" + std::to_string(s) + " max_level=" + std::to_string(max_level));
         }
       }
+    }
+  }
+}
+
+TEST(ReferenceSkycube, MatchesBruteForceAboveTenColumns) {
+  // Above 10 columns the reference deduplicates relationships in a hash set, not a bit table.
+  for (int d : {11, 12}) {
+    for (int levels : {2, 3}) {
+      const auto seed = static_cast<std::uint64_t>(d * 100 + levels);
+      const Dataset data = testing::random_dataset(30, d, levels, seed, 20);
+      for (int max_level : {d, 3})
+        expect_matches_brute_force(data, max_level,
+                                   "d=" + std::to_string(d) + " n=30 levels=" + std::to_string(levels) +
+                                       " seed=" + std::to_string(seed) +
+                                       " max_level=" + std::to_string(max_level));
     }
   }
 }
@@ -121,9 +136,11 @@ TEST(ReferenceSkycube, TiesDominateOnlyWhereSomethingIsStrictlyBetter) {
   EXPECT_EQ(cube.skyline(3), (std::vector<PointId>{0}));
   // Two competitors of p with the same le mask but different ties: deduplicating the
   // relationships by le alone would keep only one of them and leave p in a wrong skyline.
+  // clang-format off
   const std::vector<float> tied = {5, 5, 5,  // p
                                    4, 5, 5,  // le = 111, eq = 110: dominates p where column 0 is used
                                    5, 4, 5}; // le = 111, eq = 101: dominates p where column 1 is used
+  // clang-format on
   const HashCube t = reference_skycube(Dataset(3, 3, tied));
   EXPECT_EQ(t.membership(0), (std::vector<Mask>{4})) << "p survives only in the subspace of column 2 alone";
 }
@@ -132,11 +149,13 @@ TEST(ReferenceSkycube, TableOneOfThePaper) {
   // Table 1 of paper 004. The paper writes p = (p[d-1], ..., p[0]) and calls subspace 3
   // {Duration, Arrival}, and B_{f0<=f1} = 100: so column 0 = arrival (hh.mm as a decimal, which
   // orders times correctly), column 1 = duration (hours), column 2 = price ($). All minimised.
+  // clang-format off
   const std::vector<float> flights = {12.20f, 17, 120,   // f0
                                       9.00f,  12, 148,   // f1
                                       8.20f,  13, 169,   // f2
                                       21.25f, 3,  186,   // f3
                                       21.25f, 5,  196};  // f4
+  // clang-format on
   const Dataset data(5, 3, flights, {}, "table1");
   const HashCube cube = reference_skycube(data);
 

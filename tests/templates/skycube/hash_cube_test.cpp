@@ -163,22 +163,10 @@ TEST(HashCube, RandomBitmapsMatchEveryQueryForAllSmallDims) {
   }
 }
 
-TEST(HashCube, LargeBuildsTakeTheRadixSortPath) {
-  // Enough entries per word for the radix sort; ids inserted in descending order, spread over
-  // parts, with many repeated keys (random_bitmaps' shared word) and ids above 2^16.
-  const int d = 6;
-  const Bitmaps bitmaps = random_bitmaps(70000, d, 99);
-  std::vector<HashCubePart> parts(3, HashCubePart(d, d));
-  for (std::size_t i = bitmaps.size(); i-- > 0;) parts[i % 3].insert(static_cast<PointId>(i), bitmaps[i]);
-  const HashCube cube = HashCube::from_parts(d, bitmaps.size(), d, std::move(parts));
-  for (Mask m = 1; m <= full_mask(d); ++m) ASSERT_EQ(cube.skyline(m), expected_skyline(bitmaps, m)) << "mask " << m;
-  EXPECT_EQ(cube, build(d, d, bitmaps));
-}
-
 TEST(HashCube, TwentyColumns) {
   Bitmaps bitmaps(3, std::vector<Word>(words_for(20), all_ones));
   bitmaps[0].assign(words_for(20), 0);  // point 0: skyline everywhere
-  bitmaps[2].back() = 0x0u;              // point 2: skyline of the last 31 subspaces only
+  bitmaps[2].back() = 0x0u;             // point 2: skyline of the last 31 subspaces only
   const HashCube cube = build(20, 20, bitmaps);
   EXPECT_EQ(cube.skyline(full_mask(20)), (std::vector<PointId>{0, 2}));
   EXPECT_EQ(cube.skyline(1), (std::vector<PointId>{0}));
@@ -233,6 +221,13 @@ TEST(HashCube, FromPartsRejectsBadIdsAndShapes) {
     parts[1].insert(1, bits);
     const std::string message = error_message([&] { HashCube::from_parts(3, 4, 3, parts); });
     EXPECT_NE(message.find("point id 1"), std::string::npos) << message;
+  }
+  {
+    std::vector<HashCubePart> parts(2, HashCubePart(3, 3));
+    parts[0].insert(2, bits);
+    const std::vector<Word> other = {0x5u};
+    parts[1].insert(2, other);  // a different key: the duplicate is not adjacent after sorting
+    EXPECT_THROW(HashCube::from_parts(3, 4, 3, parts), Error);
   }
   {
     std::vector<HashCubePart> parts(1, HashCubePart(3, 3));
@@ -298,6 +293,28 @@ TEST(HashCube, SaveLoadRoundTrip) {
   EXPECT_EQ(bytes.substr(4, 20), std::string("\x01\0\0\0\x03\0\0\0\x02\0\0\0\x05\0\0\0\0\0\0\0", 20));
 }
 
+TEST(HashCube, LargeBuildsTakeTheRadixSortPath) {
+  // Enough entries per word for the radix sort; ids inserted in descending order, spread over
+  // parts, with many repeated keys (random_bitmaps' shared word) and ids above 2^16.
+  const int d = 6;
+  const Bitmaps bitmaps = random_bitmaps(70000, d, 99);
+  std::vector<HashCubePart> parts(3, HashCubePart(d, d));
+  for (std::size_t i = bitmaps.size(); i-- > 0;) parts[i % 3].insert(static_cast<PointId>(i), bitmaps[i]);
+  const HashCube cube = HashCube::from_parts(d, bitmaps.size(), d, std::move(parts));
+  for (Mask m = 1; m <= full_mask(d); ++m)
+    ASSERT_EQ(cube.skyline(m), expected_skyline(bitmaps, m)) << "mask " << m;
+  // load() checks the layout: keys strictly ascending, ids ascending within a key.
+  EXPECT_EQ(loaded(saved(cube)), cube);
+
+  // Sparse skylines (few points stored among many): skyline() orders them by sorting rather
+  // than through a bitmap over all ids.
+  Bitmaps sparse(bitmaps.size(), std::vector<Word>(words_for(d), all_ones));
+  for (std::size_t i = 5; i < sparse.size(); i += 997) sparse[i] = bitmaps[i];
+  const HashCube few = build(d, d, sparse, 4);
+  for (Mask m = 1; m <= full_mask(d); ++m)
+    ASSERT_EQ(few.skyline(m), expected_skyline(sparse, m)) << "mask " << m;
+}
+
 void expect_load_error(const std::string& bytes, const std::string& needle, const std::string& what) {
   try {
     (void)loaded(bytes);
@@ -340,7 +357,8 @@ TEST(HashCube, LoadRejectsEveryCorruption) {
   // Word 0 starts at byte 24: key count (8 bytes), keys, offsets, ids.
   const std::size_t keys_at = 32;
   std::uint32_t key_count = 0;
-  for (std::size_t i = 0; i < 4; ++i) key_count |= std::uint32_t{static_cast<unsigned char>(good[24 + i])} << (8 * i);
+  for (std::size_t i = 0; i < 4; ++i)
+    key_count |= std::uint32_t{static_cast<unsigned char>(good[24 + i])} << (8 * i);
   ASSERT_GE(key_count, 2u);
   const std::size_t offsets_at = keys_at + 4 * key_count;
   const std::size_t ids_at = offsets_at + 4 * (key_count + 1);
@@ -361,6 +379,15 @@ TEST(HashCube, LoadRejectsEveryCorruption) {
   bad = good;
   put_u32_at(bad, ids_at, 20);
   expect_load_error(bad, "out of range", "id >= n");
+
+  // Table 1's cube: one word of four keys with one id each; ids start at byte 24 + 8 + 16 + 20.
+  bad = saved(build(3, 3, flights));
+  ASSERT_NO_THROW((void)loaded(bad));
+  put_u32_at(bad, 72, 0);  // the second key's id becomes the first key's
+  expect_load_error(bad, "point id 0 is stored under two keys", "id under two keys");
+  bad = saved(build(3, 3, flights));
+  put_u32_at(bad, 32, 0x0u);  // a key that clears bits of subspaces 8..32, which do not exist
+  expect_load_error(bad, "do not exist", "invalid bits cleared");
 }
 
 }  // namespace

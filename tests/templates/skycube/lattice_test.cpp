@@ -130,11 +130,13 @@ TEST(SkycubeText, RoundTrips) {
   for (int d : {1, 4, 6}) {
     for (int max_level : {1, d}) {
       const Lattice lattice = random_lattice(d, 30, max_level, static_cast<std::uint64_t>(d * 7 + max_level));
-      EXPECT_EQ(from_text(to_text(lattice.to_hash_cube())), lattice) << "d=" << d << " max_level=" << max_level;
+      EXPECT_EQ(from_text(to_text(lattice.to_hash_cube())), lattice)
+          << "d=" << d << " max_level=" << max_level;
     }
   }
   // Comments, blank lines and CRLF are accepted.
-  const Lattice lattice = from_text("# a comment\n# sextant skycube d=2 n=3 max_level=2\r\n\n1 2 0 2\n# x\n2 0\n3 1 1\n");
+  const Lattice lattice =
+      from_text("# a comment\n# sextant skycube d=2 n=3 max_level=2\r\n\n1 2 0 2\n# x\n2 0\n3 1 1\n");
   EXPECT_EQ(lattice.skyline(1), (std::vector<PointId>{0, 2}));
   EXPECT_TRUE(lattice.skyline(2).empty());
   EXPECT_EQ(lattice.skyline(3), (std::vector<PointId>{1}));
@@ -170,8 +172,8 @@ TEST(SkycubeText, ErrorsNameTheLine) {
   expect_parse_error(header + "1 1 -1\n", "cube.txt:2:", "bad point id");
   expect_parse_error("# sextant skycube d=1 n=1 max_level=1\n1 0\n# sextant skycube d=1 n=1 max_level=1\n",
                      "cube.txt:3:", "second skycube header");
-  expect_parse_error("# sextant skycube d=3 n=3 max_level=1\n1 0\n2 0\n3 0\n", "cube.txt:4:",
-                     "not a computed subspace");
+  expect_parse_error("# sextant skycube d=3 n=3 max_level=1\n1 0\n2 0\n3 0\n",
+                     "cube.txt:4:", "not a computed subspace");
 }
 
 }  // namespace

@@ -1,0 +1,225 @@
+// Experiment driver for the skycube templates: every template over distribution x n x d x
+// threads (and the NBA data), each run in a forked child so that its peak RSS is its own and a
+// run past --timeout can be stopped. Prints a table and writes CSV: time per phase, HashCube
+// bytes, ids stored, peak RSS, and speed-up over one thread (when 1 is among --threads).
+//
+//   skycube_experiment --dists indep,anti --n 100000,500000 --d 8,12 --templates stsc,sdsc,mdmc
+//                      --threads 1,2 --repeats 3 [--nba data/nba-8-17264.csv] [--timeout 600] --csv out.csv
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "api/skycube.hpp"
+#include "apps/arguments.hpp"
+#include "core/error.hpp"
+#include "datagen/csv.hpp"
+#include "datagen/skyline_generator.hpp"
+
+namespace {
+
+using namespace sextant;
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+struct Measurement {
+  bool ok = false;
+  std::string error;
+  std::string chosen;
+  double total = 0;
+  std::string phases;  // "name=seconds;..."
+  std::size_t ext_skyline = 0, ids = 0, bytes = 0;
+  long peak_rss_kib = 0;
+};
+
+// Runs one configuration in a child process; the child loads the data itself (the parent never
+// starts an OpenMP team, which would not survive fork) and reports one line through a pipe.
+Measurement run_child(const std::function<Dataset()>& load, const skycube::SkycubeOptions& options,
+                      double timeout_s) {
+  int fds[2];
+  if (pipe(fds) != 0) throw Error::internal("pipe failed");
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    std::string line;
+    try {
+      const Dataset data = load();
+      const auto r = skycube::compute_skycube(data, options);
+      std::ostringstream s;
+      s << "ok\t" << r.template_name << "\t" << r.phases.total() << "\t";
+      for (const auto& p : r.phases.phases()) s << p.name << "=" << p.seconds << ";";
+      s << "\t" << r.extended_skyline_size << "\t" << r.cube.stored_ids() << "\t" << r.cube.bytes() << "\t";
+      rusage u{};
+      getrusage(RUSAGE_SELF, &u);
+      s << u.ru_maxrss << "\n";
+      line = s.str();
+    } catch (const std::exception& e) {
+      line = std::string("error\t") + e.what() + "\n";
+    }
+    [[maybe_unused]] auto n = write(fds[1], line.data(), line.size());
+    _exit(0);
+  }
+  close(fds[1]);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  int status = 0;
+  bool timed_out = false;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::string text;
+  char buf[4096];
+  for (ssize_t k; (k = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(k));
+  close(fds[0]);
+  Measurement m;
+  if (timed_out) {
+    m.error = "timeout";
+    return m;
+  }
+  std::vector<std::string> f;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, '\t');) f.push_back(item);
+  if (f.size() == 8 && f[0] == "ok") {
+    m.ok = true;
+    m.chosen = f[1];
+    m.total = std::stod(f[2]);
+    m.phases = f[3];
+    m.ext_skyline = std::stoull(f[4]);
+    m.ids = std::stoull(f[5]);
+    m.bytes = std::stoull(f[6]);
+    m.peak_rss_kib = std::stol(f[7]);
+  } else {
+    m.error = f.size() >= 2 ? f[1] : "child died (status " + std::to_string(status) + ")";
+    while (!m.error.empty() && m.error.back() == '\n') m.error.pop_back();
+  }
+  return m;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  cli::Arguments args("skycube_experiment",
+                      {{"dists", "LIST", "indep,corr,anti,ties:Q (default indep,corr,anti)"},
+                       {"n", "LIST", "point counts (default 100000)"},
+                       {"d", "LIST", "column counts (default 8)"},
+                       {"templates", "LIST", "stsc,sdsc,mdmc,reference (default stsc,sdsc,mdmc)"},
+                       {"threads", "LIST", "thread counts (default: 1 and every core)"},
+                       {"max-level", "L", "partial skycube (default full)"},
+                       {"repeats", "R", "runs per configuration; the median is reported (default 3)"},
+                       {"seed", "S", "generator seed (default 1)"},
+                       {"nba", "F", "also run on this CSV (the NBA data)"},
+                       {"timeout", "S", "seconds per run before it is stopped (default 900)"},
+                       {"csv", "F", "write all rows as CSV"},
+                       {"help", "", "this text"}});
+  args.parse(argc, argv, 1);
+  if (args.has("help")) {
+    std::fputs(args.usage().c_str(), stdout);
+    return 0;
+  }
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const auto dists = split(args.get_or("dists", "indep,corr,anti"));
+  const auto ns = split(args.get_or("n", "100000"));
+  const auto ds = split(args.get_or("d", "8"));
+  const auto templates = split(args.get_or("templates", "stsc,sdsc,mdmc"));
+  const auto threads = split(args.get_or("threads", cores == 1 ? "1" : "1," + std::to_string(cores)));
+  const int repeats = static_cast<int>(args.get_int("repeats", 3, 1, 100));
+  const auto seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1LL << 40));
+  const double timeout = static_cast<double>(args.get_int("timeout", 900, 1, 86400));
+  const int max_level = static_cast<int>(args.get_int("max-level", 0, 0, 32));
+
+  struct Workload {
+    std::string name;
+    std::size_t n = 0;
+    int d = 0;
+    std::function<Dataset()> load;
+  };
+  std::vector<Workload> workloads;
+  for (const auto& dist : dists)
+    for (const auto& n : ns)
+      for (const auto& d : ds) {
+        auto spec = datagen::parse_generate_spec("workload", dist + ":" + n + ":" + d + ":" + std::to_string(seed));
+        workloads.push_back({dist + " n=" + n + " d=" + d, spec.n, spec.d, [spec] { return datagen::generate(spec); }});
+      }
+  if (const auto nba = args.get("nba")) {
+    const std::string path = *nba;
+    workloads.push_back({"nba n=17264 d=8", 17264, 8, [path] { return datagen::read_csv(path); }});
+  }
+
+  std::ofstream csv;
+  if (const auto path = args.get("csv")) {
+    csv.open(*path);
+    if (!csv) throw Error::io(*path, "cannot write");
+    csv << "workload,n,d,template,threads,max_level,repeats,median_s,min_s,speedup_vs_1_thread,phases,"
+           "extended_skyline,ids_stored,hashcube_bytes,peak_rss_mib,status\n";
+  }
+  std::printf("%-28s %-9s %7s %10s %10s %8s %12s %12s %10s  %s\n", "workload", "template", "threads", "median s",
+              "min s", "speedup", "ext skyline", "HashCube MB", "RSS MiB", "phases (median run)");
+  for (const auto& w : workloads) {
+    for (const auto& t : templates) {
+      std::map<int, double> median_by_threads;
+      for (const auto& th : threads) {
+        skycube::SkycubeOptions options;
+        options.kind = skycube::parse_template("--templates", t);
+        options.threads = std::stoi(th);
+        options.max_level = max_level > 0 ? std::min(max_level, w.d) : 0;
+        std::vector<Measurement> runs;
+        for (int r = 0; r < repeats; ++r) {
+          runs.push_back(run_child(w.load, options, timeout));
+          if (!runs.back().ok) break;  // an error or timeout will not improve on repeat
+        }
+        const bool ok = std::all_of(runs.begin(), runs.end(), [](const Measurement& m) { return m.ok; });
+        std::sort(runs.begin(), runs.end(), [](const Measurement& a, const Measurement& b) { return a.total < b.total; });
+        const Measurement& med = runs[runs.size() / 2];
+        const double median = ok ? med.total : 0;
+        if (ok) median_by_threads[options.threads] = median;
+        const double speedup = ok && median_by_threads.contains(1) ? median_by_threads[1] / median : 0;
+        if (ok) {
+          std::printf("%-28s %-9s %7d %10.3f %10.3f %8.2f %12zu %12.2f %10.1f  %s\n", w.name.c_str(), t.c_str(),
+                      options.threads, median, runs.front().total, speedup, med.ext_skyline,
+                      static_cast<double>(med.bytes) / 1e6, static_cast<double>(med.peak_rss_kib) / 1024.0,
+                      med.phases.c_str());
+        } else {
+          std::printf("%-28s %-9s %7d  %s\n", w.name.c_str(), t.c_str(), options.threads, runs.back().error.c_str());
+        }
+        std::fflush(stdout);
+        if (csv) {
+          csv << '"' << w.name << "\"," << w.n << ',' << w.d << ',' << t << ',' << options.threads
+              << ',' << (options.max_level ? options.max_level : w.d) << ',' << runs.size() << ',' << median
+              << ',' << (ok ? runs.front().total : 0) << ',' << speedup << ",\"" << med.phases << "\","
+              << med.ext_skyline << ',' << med.ids << ',' << med.bytes << ','
+              << static_cast<double>(med.peak_rss_kib) / 1024.0 << ',' << (ok ? "ok" : runs.back().error) << '\n';
+          csv.flush();
+        }
+      }
+    }
+  }
+  return 0;
+} catch (const sextant::Error& e) {
+  std::fprintf(stderr, "skycube_experiment: error: %s\n", e.what());
+  return sextant::exit_code(e.kind());
+}

@@ -1,0 +1,54 @@
+// The CPU cuboid algorithm behind SequentialCuboidCpu, ParallelCuboidCpu and
+// ExtendedSkylineCpu: a Hybrid-style (Chester et al., ICDE 2015) tiled skyline over one subspace
+// with median/quartile mask tests before SIMD dominance tests (see cuboid_state.hpp). An engine
+// keeps its buffers between runs, so a hook that computes many cuboids allocates only while they
+// grow.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/dataset.hpp"
+#include "core/subspace.hpp"
+#include "cpu/skycube/cuboid_state.hpp"
+
+namespace sextant::cpu::detail {
+
+class CuboidEngine {
+ public:
+  // classify = true: skyline = S_δ(candidates), extended_only = S+_δ \ S_δ.
+  // classify = false: skyline = S+_δ(candidates) (not strictly dominated), extended_only empty.
+  // Both lists ascending. `threads` > 1 runs the tiles' phases on an OpenMP team.
+  void run(const Dataset& data, CandidateList candidates, Mask mask, bool classify, int threads,
+           std::vector<PointId>& skyline, std::vector<PointId>& extended_only);
+
+ private:
+  void run_sequential(const CuboidKernels& kernels);
+  void run_parallel(const CuboidKernels& kernels, int threads);
+  void start_block(std::size_t begin, std::size_t points);
+  void finish_block();
+
+  CuboidState state_;
+  std::vector<Verdict> verdicts_;  // per candidate position
+};
+
+// A lazily created engine that copies as empty: lets the hook types stay aggregates
+// (ParallelCuboidCpu{.threads = 8}) while reusing buffers across calls.
+class EngineCache {
+ public:
+  EngineCache() = default;
+  EngineCache(const EngineCache&) {}
+  EngineCache& operator=(const EngineCache&) { return *this; }
+  EngineCache(EngineCache&&) noexcept = default;
+  EngineCache& operator=(EngineCache&&) noexcept = default;
+
+  CuboidEngine& get() {
+    if (!engine_) engine_ = std::make_unique<CuboidEngine>();
+    return *engine_;
+  }
+
+ private:
+  std::unique_ptr<CuboidEngine> engine_;
+};
+
+}  // namespace sextant::cpu::detail

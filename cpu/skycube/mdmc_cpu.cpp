@@ -1,0 +1,43 @@
+#include "cpu/skycube/mdmc_cpu.hpp"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "cpu/simd/isa.hpp"
+
+namespace sextant::skycube {
+namespace detail {
+
+void MdmcScratch::prepare(int columns, int levels) {
+  if (columns == d && levels == max_level) return;
+  d = columns;
+  max_level = levels;
+  const std::size_t subspaces = std::size_t{1} << columns;  // masks 0 .. 2^d - 1
+  const std::size_t words64 = std::max<std::size_t>(1, subspaces / 64);
+  dominated.assign(words64, 0);
+  strict.assign(words64, 0);
+  reachable.assign(words64, 0);
+  initial.assign(words64, 0);
+  // Subspaces above max_level are never wanted: mark them settled from the start (the HashCube
+  // forces their bits to 1 anyway), so they never keep a subtree or a dominance test alive.
+  for (std::size_t m = 0; m < subspaces; ++m)
+    if (m == 0 || level(static_cast<Mask>(m)) > levels) initial[m / 64] |= std::uint64_t{1} << (m % 64);
+  memo.assign(subspaces, 0);
+  touched.assign(subspaces, 0);
+  words.assign(words_for(columns), 0);
+}
+
+}  // namespace detail
+
+void MdmcCpu::process(const MdmcTasks<MdmcShared>& tasks, HashCubePart& out) {
+  scratch_.prepare(tasks.shared.tree.dims(), tasks.shared.max_level);
+  if (tasks.begin >= tasks.end) return;
+  cpu::dispatch_isa([&](auto isa) {
+    if constexpr (std::is_same_v<decltype(isa), cpu::Avx2Isa>)
+      detail::mdmc_process_avx2(tasks, scratch_, out);
+    else
+      detail::mdmc_process_scalar(tasks, scratch_, out);
+  });
+}
+
+}  // namespace sextant::skycube

@@ -1,0 +1,79 @@
+// The CPU specialisation of MDMC's filter and refine hooks (paper 004, section 5.2): per point
+// of S+, a filter on the quad tree's path labels (no coordinate loads) and a refine that walks
+// the tree, prunes subtrees that cannot dominate p in a still-open subspace and runs SIMD
+// dominance tests on the rest. AVX2 with a scalar fallback, chosen at run time (cpu/simd/isa.hpp).
+//
+// One MdmcCpu per worker (the template copies a prototype): it owns the worker's scratch,
+// allocated on first use and reused for every point (no allocation per point).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "core/device.hpp"
+#include "core/subspace.hpp"
+#include "templates/skycube/hash_cube.hpp"
+#include "templates/skycube/hooks.hpp"
+#include "templates/skycube/mdmc.hpp"
+
+namespace sextant::skycube {
+
+// Work counters of one worker (for tuning and the experiment drivers).
+struct MdmcCpuStats {
+  std::uint64_t points = 0;
+  std::uint64_t dominance_tests = 0;  // SIMD DTs in the refine
+  std::uint64_t applied = 0;          // DT results that were not skipped by the memo or bitmaps
+  std::uint64_t rebuilds = 0;         // recomputations of the open-subspace closure
+
+  MdmcCpuStats& operator+=(const MdmcCpuStats& o) noexcept {
+    points += o.points;
+    dominance_tests += o.dominance_tests;
+    applied += o.applied;
+    rebuilds += o.rebuilds;
+    return *this;
+  }
+};
+
+namespace detail {
+
+// Per-worker bitmaps over the 2^d subspace masks (bit m of word m / 64 = subspace m; bit 0, the
+// empty subspace, is kept set in `dominated` and `strict`), plus the refine's memo.
+struct MdmcScratch {
+  int d = 0;
+  int max_level = 0;
+  std::vector<std::uint64_t> dominated;  // B_notS: p is dominated in m
+  std::vector<std::uint64_t> strict;     // B_notS+: p is strictly dominated in m (down-closed)
+  std::vector<std::uint64_t> reachable;  // some still-open subspace is a submask of m (up-closed)
+  std::vector<std::uint64_t> initial;    // `dominated` before the first test: bit 0, levels > max_level
+  std::vector<Mask> memo;                // per le mask: union of the lt masks already applied
+  std::vector<Mask> touched;             // le masks with a memo entry (to reset them cheaply), 2^d slots
+  std::vector<Word> words;               // the HashCube words of one point
+  MdmcCpuStats stats;
+
+  // Sizes everything for (d, max_level); a no-op when already so.
+  void prepare(int columns, int levels);
+};
+
+void mdmc_process_scalar(const MdmcTasks<MdmcShared>& tasks, MdmcScratch& scratch, HashCubePart& out);
+void mdmc_process_avx2(const MdmcTasks<MdmcShared>& tasks, MdmcScratch& scratch, HashCubePart& out);
+
+}  // namespace detail
+
+class MdmcCpu {
+ public:
+  static constexpr std::string_view name = "mdmc-cpu";
+  static constexpr DeviceKind device_kind = DeviceKind::cpu;
+
+  // Filter + refine for the leaf positions [tasks.begin, tasks.end); one insert per point.
+  void process(const MdmcTasks<MdmcShared>& tasks, HashCubePart& out);
+
+  const MdmcCpuStats& stats() const noexcept { return scratch_.stats; }
+
+ private:
+  detail::MdmcScratch scratch_;
+};
+
+static_assert(MdmcHook<MdmcCpu, MdmcShared>);
+
+}  // namespace sextant::skycube

@@ -1,0 +1,10 @@
+// The scalar instantiation of the MDMC CPU kernel (built without AVX2 flags).
+#include "cpu/skycube/mdmc_cpu_kernel.hpp"
+
+namespace sextant::skycube::detail {
+
+void mdmc_process_scalar(const MdmcTasks<MdmcShared>& tasks, MdmcScratch& scratch, HashCubePart& out) {
+  MdmcKernel<cpu::ScalarIsa>::process(tasks, scratch, out);
+}
+
+}  // namespace sextant::skycube::detail

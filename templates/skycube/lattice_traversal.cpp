@@ -1,0 +1,124 @@
+#include "templates/skycube/lattice_traversal.hpp"
+
+#include <algorithm>
+#include <new>
+#include <numeric>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace sextant::skycube::detail {
+namespace {
+
+std::size_t input_size(const CuboidOutput& out) noexcept { return out.skyline.size() + out.extended_only.size(); }
+
+}  // namespace
+
+LatticeRun::LatticeRun(const Dataset& data, int max_level)
+    : data_(data), d_(data.dims()), max_level_(max_level), words_(0) {
+  if (d_ < 1 || d_ > max_skycube_columns)
+    throw Error::argument("d", std::to_string(d_), "1.." + std::to_string(max_skycube_columns),
+                          "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) +
+                              " supported");
+  if (max_level < 1 || max_level > d_)
+    throw Error::argument("max_level", std::to_string(max_level), "1.." + std::to_string(d_) + " (the column count)");
+  words_ = words_for(d_);
+  levels_.resize(static_cast<std::size_t>(d_) + 1);
+  parents_.resize(static_cast<std::size_t>(d_) + 1);
+  rank_.assign(std::size_t{1} << d_, 0);
+}
+
+void LatticeRun::set_top(CuboidOutput top) {
+  extended_.resize(top.skyline.size() + top.extended_only.size());
+  std::merge(top.skyline.begin(), top.skyline.end(), top.extended_only.begin(), top.extended_only.end(),
+             extended_.begin());
+  position_.assign(data_.size(), 0);
+  for (std::size_t i = 0; i < extended_.size(); ++i) position_[extended_[i]] = static_cast<std::uint32_t>(i);
+  try {
+    members_.assign(extended_.size() * words_, 0);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::resource, "skycube: " + std::to_string(extended_.size()) +
+                                         " extended-skyline points x " + std::to_string(words_) +
+                                         " membership words do not fit in host memory (d = " + std::to_string(d_) +
+                                         ")");
+  }
+  levels_[static_cast<std::size_t>(d_)].assign(1, std::move(top));
+  rank_[full_mask(d_)] = 0;
+}
+
+const std::vector<Mask>& LatticeRun::plan(int l) {
+  const auto lvl = static_cast<std::size_t>(l);
+  order_ = masks_at_level(d_, l);
+  for (std::size_t r = 0; r < order_.size(); ++r) rank_[order_[r]] = static_cast<std::uint32_t>(r);
+  levels_[lvl].assign(order_.size(), CuboidOutput{});
+  parents_[lvl].assign(order_.size(), 0);
+  const std::vector<CuboidOutput>& above = levels_[lvl + 1];
+  std::vector<std::size_t> sizes(order_.size());
+  for (std::size_t r = 0; r < order_.size(); ++r) {
+    const Mask m = order_[r];
+    Mask best = 0;
+    std::size_t best_size = 0;
+    for (Mask free = full_mask(d_) & ~m; free != 0; free &= free - 1) {
+      const Mask parent = m | (free & (~free + 1));
+      const std::size_t size = input_size(above[rank_[parent]]);
+      if (best == 0 || size < best_size || (size == best_size && parent < best)) {
+        best = parent;
+        best_size = size;
+      }
+    }
+    parents_[lvl][r] = best;
+    sizes[r] = best_size;
+  }
+  // Largest inputs first: the longest tasks start early (LPT), which balances a level better.
+  std::stable_sort(order_.begin(), order_.end(),
+                   [&](Mask a, Mask b) { return sizes[rank_[a]] > sizes[rank_[b]]; });
+  return order_;
+}
+
+CuboidInput LatticeRun::input(Mask subspace, std::vector<PointId>& buffer) const {
+  const auto lvl = static_cast<std::size_t>(level(subspace));
+  const Mask parent = parents_[lvl][rank_[subspace]];
+  const CuboidOutput& from = levels_[lvl + 1][rank_[parent]];
+  buffer.resize(input_size(from));
+  std::merge(from.skyline.begin(), from.skyline.end(), from.extended_only.begin(), from.extended_only.end(),
+             buffer.begin());
+  return CuboidInput{data_, buffer, subspace};
+}
+
+void LatticeRun::release(int l) {
+  const auto lvl = static_cast<std::size_t>(l);
+  std::vector<CuboidOutput>().swap(levels_[lvl]);
+  std::vector<Mask>().swap(parents_[lvl]);
+}
+
+void LatticeRun::record_word(int l, std::size_t word) {
+  const Mask last = full_mask(d_);
+  for (unsigned b = 0; b < 32; ++b) {
+    const std::size_t m64 = word * 32 + b + 1;
+    if (m64 > last) break;
+    const auto m = static_cast<Mask>(m64);
+    if (level(m) != l) continue;
+    const Word bit = Word{1} << b;
+    for (const PointId id : output(m).skyline) members_[std::size_t{position_[id]} * words_ + word] |= bit;
+  }
+}
+
+void LatticeRun::fill_part(std::size_t task, std::size_t tasks, HashCubePart& part) const {
+  part = HashCubePart(d_, max_level_);
+  const std::size_t n = extended_.size();
+  const std::size_t begin = n * task / tasks;
+  const std::size_t end = n * (task + 1) / tasks;
+  std::vector<Word> dominated(words_);
+  for (std::size_t i = begin; i < end; ++i) {
+    const Word* in = members_.data() + i * words_;
+    for (std::size_t w = 0; w < words_; ++w) dominated[w] = ~in[w];
+    part.insert(extended_[i], dominated);
+  }
+}
+
+HashCube LatticeRun::finish_cube(std::vector<HashCubePart> parts) {
+  std::vector<Word>().swap(members_);
+  return HashCube::from_parts(d_, data_.size(), max_level_, std::move(parts));
+}
+
+}  // namespace sextant::skycube::detail

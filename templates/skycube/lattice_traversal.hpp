@@ -1,0 +1,139 @@
+// The part shared by the lattice-traversal templates STSC and SDSC (paper 004, Section 4.2,
+// Algorithms 1 and 2): the extended skyline of the full space, the top-down walk over the
+// lattice levels with the parent choice of line 5, and the conversion of the lattice lists into
+// a HashCube. The templates differ only in how the cuboids of a level are handed out.
+//
+// Correctness rests on S_δ(P) ⊆ S+_δ'(P) for δ ⊂ δ': a cuboid is computed from its parent's
+// extended skyline L[δ'] ∪ L+[δ'], never from the parent's skyline alone.
+#pragma once
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/dataset.hpp"
+#include "core/stopwatch.hpp"
+#include "core/subspace.hpp"
+#include "templates/skycube/hash_cube.hpp"
+#include "templates/skycube/hooks.hpp"
+#include "templates/skycube/skycube_options.hpp"
+#include "templates/skycube/task_team.hpp"
+
+namespace sextant::skycube {
+
+// Optional: an extended-skyline hook that splits S+(P) into S(P) and S+(P) \ S(P) in the same
+// pass. The templates then take the full-space cuboid from it instead of recomputing it.
+template <class S>
+concept ClassifyingExtendedSkylineHook = ExtendedSkylineHook<S> && requires(S& s, const Dataset& data) {
+  { s.full_cuboid(data) } -> std::same_as<CuboidOutput>;
+};
+
+namespace detail {
+
+// The lattice lists of the levels in flight, the dense membership bits of the full extended
+// skyline and the HashCube conversion. Levels are planned and released top-down; at most two
+// levels of lists are alive at a time.
+class LatticeRun {
+ public:
+  // Throws Error for d outside 1..max_skycube_columns or max_level outside 1..d.
+  LatticeRun(const Dataset& data, int max_level);
+
+  const Dataset& data() const noexcept { return data_; }
+  int dims() const noexcept { return d_; }
+  int max_level() const noexcept { return max_level_; }
+
+  // The full-space cuboid: L[2^d - 1] and L+[2^d - 1]; their union is S+(P).
+  void set_top(CuboidOutput top);
+  const std::vector<PointId>& extended() const noexcept { return extended_; }
+
+  // The cuboids of level l (< d), each with its parent chosen among level l + 1 (smallest
+  // |L| + |L+|, ties to the smaller mask), largest inputs first.
+  const std::vector<Mask>& plan(int l);
+  // The input of cuboid δ of the planned level: its parent's L ∪ L+, merged into `buffer`.
+  CuboidInput input(Mask subspace, std::vector<PointId>& buffer) const;
+  CuboidOutput& output(Mask subspace) { return levels_[level(subspace)][rank_[subspace]]; }
+
+  // Records the skylines of level l in the membership bits (no-op above max_level).
+  template <TaskTeam T>
+  void record_level(int l, T& team) {
+    if (l > max_level_ || extended_.empty()) return;
+    team.run_tasks(words_, [&](std::size_t word, int) { record_word(l, word); });
+  }
+  // Frees the lists of level l once level l - 1 is computed.
+  void release(int l);
+
+  // Builds the HashCube from the membership bits, one HashCubePart per task.
+  template <TaskTeam T>
+  HashCube build_cube(T& team) {
+    const std::size_t tasks = std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(team.workers()),
+                                                                             (extended_.size() + 1023) / 1024));
+    std::vector<HashCubePart> parts(tasks);
+    team.run_tasks(tasks, [&](std::size_t task, int) { fill_part(task, tasks, parts[task]); });
+    return finish_cube(std::move(parts));
+  }
+
+ private:
+  void record_word(int l, std::size_t word);
+  void fill_part(std::size_t task, std::size_t tasks, HashCubePart& part) const;
+  HashCube finish_cube(std::vector<HashCubePart> parts);
+
+  const Dataset& data_;
+  int d_;
+  int max_level_;
+  std::size_t words_;
+  std::vector<PointId> extended_;                // S+(P), ascending
+  std::vector<std::uint32_t> position_;          // id -> position in extended_
+  std::vector<Word> members_;                    // per position, words_ words: bit m-1 = in S_m
+  std::vector<std::vector<CuboidOutput>> levels_;  // [level][rank within level]
+  std::vector<std::vector<Mask>> parents_;       // [level][rank]
+  std::vector<std::uint32_t> rank_;              // mask -> rank within its level
+  std::vector<Mask> order_;                      // the planned level, largest input first
+};
+
+// The flow of Algorithms 1 and 2. `top(input, output)` computes the full-space cuboid when the
+// extended-skyline hook cannot split it; `run_level(run, masks)` computes every cuboid of a
+// level (output(δ) from input(δ)) and returns when all are done.
+template <ExtendedSkylineHook X, TaskTeam Host, class Top, class RunLevel>
+SkycubeResult run_lattice(std::string name, const Dataset& data, int max_level, X& extended, Host& host, Top&& top,
+                          RunLevel&& run_level) {
+  SkycubeResult result;
+  result.template_name = std::move(name);
+  LatticeRun run(data, max_level);
+  const int d = run.dims();
+
+  Stopwatch clock;
+  if constexpr (ClassifyingExtendedSkylineHook<X>) {
+    run.set_top(extended.full_cuboid(data));
+  } else {
+    const std::vector<PointId> ids = extended.extended_skyline(data);
+    CuboidOutput out;
+    top(CuboidInput{data, ids, full_mask(d)}, out);
+    run.set_top(std::move(out));
+  }
+  result.extended_skyline_size = run.extended().size();
+  result.phases.add("extended skyline", clock.seconds());
+
+  clock.restart();
+  run.record_level(d, host);
+  for (int l = d - 1; l >= 1; --l) {
+    const std::vector<Mask>& masks = run.plan(l);
+    run_level(run, std::span<const Mask>(masks));
+    run.record_level(l, host);
+    run.release(l + 1);
+  }
+  run.release(1);
+  result.phases.add("lattice", clock.seconds());
+
+  clock.restart();
+  result.cube = run.build_cube(host);
+  result.phases.add("hashcube", clock.seconds());
+  return result;
+}
+
+}  // namespace detail
+}  // namespace sextant::skycube

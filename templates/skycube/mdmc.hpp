@@ -1,0 +1,90 @@
+// MDMC, multiple-device-multiple-cuboid (paper 004, Algorithm 3): the point-parallel skycube
+// template. Architecture-oblivious: it computes the extended skyline S+ (a hook), builds the
+// static quad tree over S+ (shared, read-only), cuts the leaf positions into chunks and lets
+// every worker of a team run the filter+refine hook on chunks, each worker filling its own
+// HashCubePart; the parts are merged once at the end. Points outside S+ are dominated in every
+// subspace and never stored.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/dataset.hpp"
+#include "core/error.hpp"
+#include "core/stopwatch.hpp"
+#include "core/subspace.hpp"
+#include "templates/skycube/hash_cube.hpp"
+#include "templates/skycube/hooks.hpp"
+#include "templates/skycube/quad_tree.hpp"
+#include "templates/skycube/skycube_options.hpp"
+#include "templates/skycube/task_team.hpp"
+
+namespace sextant::skycube {
+
+// What every device reads: the tree (flat arrays) and which subspace levels are wanted.
+struct MdmcShared {
+  const QuadTree& tree;
+  int max_level = 0;  // 1 .. d; bits of higher levels need not be computed (the cube forces them)
+};
+
+// How the leaf positions are cut into tasks: about tasks_per_worker chunks per worker (dynamic
+// scheduling evens out the very uneven per-point cost), never smaller than min_chunk points.
+struct MdmcPolicy {
+  std::size_t tasks_per_worker = 64;
+  std::size_t min_chunk = 8;
+};
+
+// The (partial) skycube of `data` up to subspace level max_level (1 .. d). `prototype` is
+// copied once per worker, so a hook keeps per-worker scratch in itself.
+template <ExtendedSkylineHook Extended, class Hook, TaskTeam Team>
+  requires MdmcHook<Hook, MdmcShared>
+SkycubeResult mdmc(const Dataset& data, int max_level, Extended& extended, const Hook& prototype, Team& team,
+                   const MdmcPolicy& policy = {}) {
+  const int d = data.dims();
+  if (d < 1 || d > max_skycube_columns)
+    throw Error::argument("d", std::to_string(d), "1.." + std::to_string(max_skycube_columns),
+                          "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) +
+                              " supported");
+  if (max_level < 1 || max_level > d)
+    throw Error::argument("max_level", std::to_string(max_level), "1.." + std::to_string(d) + " (the column count)");
+
+  SkycubeResult result;
+  result.template_name = "mdmc";
+  if (data.empty()) {
+    result.cube = HashCube(d, 0, max_level);
+    return result;
+  }
+
+  Stopwatch clock;
+  const std::vector<PointId> skyline = extended.extended_skyline(data);
+  result.extended_skyline_size = skyline.size();
+  result.phases.add("extended skyline", clock.seconds());
+
+  clock.restart();
+  const QuadTree tree(data, skyline);
+  result.phases.add("quad tree", clock.seconds());
+
+  clock.restart();
+  const MdmcShared shared{tree, max_level};
+  const auto workers = static_cast<std::size_t>(std::max(1, team.workers()));
+  std::vector<Hook> hooks(workers, prototype);
+  std::vector<HashCubePart> parts(workers, HashCubePart(d, max_level));
+  const std::size_t s = tree.size();
+  const std::size_t chunk = std::max({std::size_t{1}, policy.min_chunk, s / (workers * std::max<std::size_t>(1, policy.tasks_per_worker))});
+  const std::size_t tasks = (s + chunk - 1) / chunk;
+  team.run_tasks(tasks, [&](std::size_t task, int worker) {
+    const MdmcTasks<MdmcShared> range{shared, task * chunk, std::min(s, (task + 1) * chunk)};
+    hooks[static_cast<std::size_t>(worker)].process(range, parts[static_cast<std::size_t>(worker)]);
+  });
+  result.phases.add("filter+refine", clock.seconds());
+
+  clock.restart();
+  result.cube = HashCube::from_parts(d, data.size(), max_level, std::move(parts));
+  result.phases.add("hashcube", clock.seconds());
+  return result;
+}
+
+}  // namespace sextant::skycube

@@ -1,0 +1,189 @@
+#include "templates/skycube/mdmc.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "cpu/skycube/mdmc_cpu.hpp"
+#include "cpu/skycube/mdmc_skycube_cpu.hpp"
+#include "cpu/skycube/omp_team.hpp"
+#include "cpu/skycube/reference_skycube.hpp"
+#include "support/random_data.hpp"
+#include "support/skycube_conformance.hpp"
+
+namespace sextant::skycube {
+namespace {
+
+// A test-only extended skyline: O(n^2) strict dominance tests.
+struct BruteForceExtendedSkyline {
+  static constexpr std::string_view name = "brute-force";
+  static constexpr DeviceKind device_kind = DeviceKind::cpu;
+
+  std::vector<PointId> extended_skyline(const Dataset& data) {
+    std::vector<PointId> out;
+    for (PointId p = 0; p < data.size(); ++p) {
+      bool dominated = false;
+      for (PointId q = 0; q < data.size() && !dominated; ++q) {
+        bool all_less = true;
+        for (int j = 0; j < data.dims() && all_less; ++j) all_less = data(q, j) < data(p, j);
+        dominated = all_less;
+      }
+      if (!dominated) out.push_back(p);
+    }
+    return out;
+  }
+};
+static_assert(ExtendedSkylineHook<BruteForceExtendedSkyline>);
+
+SkycubeResult run_mdmc(const Dataset& data, int max_level, int threads, const MdmcPolicy& policy = {}) {
+  BruteForceExtendedSkyline extended;
+  cpu::OmpTeam team(threads);
+  return mdmc(data, max_level, extended, MdmcCpu{}, team, policy);
+}
+
+const testing::SkycubeRunner runner{"mdmc", [](const Dataset& data, int max_level, int threads) {
+                                      return run_mdmc(data, max_level, threads).cube;
+                                    }};
+
+TEST(Mdmc, Conformance) { testing::run_conformance(runner); }
+
+TEST(Mdmc, Nba) { testing::run_nba(runner, 2); }
+
+TEST(Mdmc, SerialTeamAndTinyChunks) {
+  const Dataset data = testing::random_dataset(400, 5, 4, 3);
+  BruteForceExtendedSkyline extended;
+  SerialTeam team;
+  const SkycubeResult result = mdmc(data, 5, extended, MdmcCpu{}, team, MdmcPolicy{1000, 1});
+  testing::expect_same_skycube(result.cube, reference_skycube(data));
+}
+
+TEST(Mdmc, ReportsPhasesAndExtendedSkylineSize) {
+  const Dataset data = testing::random_dataset(500, 4, 0, 9);
+  const SkycubeResult result = run_mdmc(data, 4, 2);
+  EXPECT_EQ(result.template_name, "mdmc");
+  EXPECT_EQ(result.extended_skyline_size, BruteForceExtendedSkyline{}.extended_skyline(data).size());
+  std::vector<std::string> names;
+  for (const auto& phase : result.phases.phases()) names.push_back(phase.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"extended skyline", "quad tree", "filter+refine", "hashcube"}));
+}
+
+// Ties that the path labels cannot see (all points of interest share a leaf) and two points q1,
+// q2 with the same le mask against p but different eq masks. A memo keyed by le alone takes
+// whichever comes first as representative of both and loses the other's subspaces.
+//
+// Columns 0, 1: p = (1, 1), the "q"s near it; fillers (10 + k, 10 + k, -k) keep every pivot away
+// from them (so their labels are equal) and are in S+ thanks to column 2, but never dominate p
+// in a subspace containing column 0 or 1.
+Dataset memo_key_dataset(const std::vector<std::vector<float>>& near_points) {
+  std::vector<float> v;
+  for (const auto& row : near_points) v.insert(v.end(), row.begin(), row.end());
+  for (int k = 0; k < 100; ++k) {
+    const float f = static_cast<float>(k);
+    v.insert(v.end(), {10 + f, 10 + f, -f});
+  }
+  return Dataset(v.size() / 3, 3, v);
+}
+
+void expect_matches_reference(const Dataset& data) {
+  for (int threads : {1, 2}) {
+    const HashCube cube = run_mdmc(data, 3, threads).cube;
+    testing::expect_same_skycube(cube, reference_skycube(data));
+  }
+}
+
+TEST(Mdmc, MemoIsNotKeyedByLeAlone) {
+  // q1 (id 0) ties p on columns 0 and 1 and is worse on 2: le = {0,1}, eq = {0,1}, lt = {}:
+  // it dominates p nowhere. q2 (id 1) has the same le but is strictly better on column 0: it
+  // dominates p in {0} and {0,1}. q1 comes first in leaf order (same leaf, smaller id); an
+  // le-keyed memo would skip q2 and keep p (id 2) in the skylines of {0} and {0,1}.
+  const Dataset first = memo_key_dataset({{1, 1, 2}, {0.5f, 1, 2}, {1, 1, 1}});
+  expect_matches_reference(first);
+  const HashCube cube = run_mdmc(first, 3, 1).cube;
+  for (Mask m : {Mask{1}, Mask{3}}) {
+    const auto skyline = cube.skyline(m);
+    EXPECT_EQ(std::count(skyline.begin(), skyline.end(), PointId{2}), 0) << "subspace " << m;
+  }
+
+  // Order-independent variant: q1 = (0.5, 1) and q2 = (1, 0.5) both have le = {0,1} against p =
+  // (1, 1) but lt = {0} and {1}: whichever an le-keyed memo sees first hides the other.
+  const Dataset second = memo_key_dataset({{0.5f, 1, 2}, {1, 0.5f, 2}, {1, 1, 1}});
+  expect_matches_reference(second);
+  const HashCube cube2 = run_mdmc(second, 3, 1).cube;
+  for (Mask m : {Mask{1}, Mask{2}, Mask{3}}) {
+    const auto skyline = cube2.skyline(m);
+    EXPECT_EQ(std::count(skyline.begin(), skyline.end(), PointId{2}), 0) << "subspace " << m;
+  }
+}
+
+TEST(Mdmc, HeavyTiesAndDuplicatesAllLevels) {
+  for (int d : {3, 6, 7}) {
+    const Dataset data = testing::random_dataset(700, d, 3, 40 + static_cast<std::uint64_t>(d), 25);
+    for (int max_level = 1; max_level <= d; ++max_level) {
+      SCOPED_TRACE("d=" + std::to_string(d) + " max_level=" + std::to_string(max_level));
+      testing::expect_same_skycube(run_mdmc(data, max_level, 2).cube, reference_skycube(data, max_level));
+    }
+  }
+}
+
+TEST(Mdmc, RejectsBadArguments) {
+  const Dataset data = testing::random_dataset(10, 3, 0, 1);
+  BruteForceExtendedSkyline extended;
+  SerialTeam team;
+  EXPECT_THROW(mdmc(data, 0, extended, MdmcCpu{}, team), Error);
+  EXPECT_THROW(mdmc(data, 4, extended, MdmcCpu{}, team), Error);
+  const Dataset wide = testing::random_dataset(2, max_skycube_columns + 1, 0, 1);
+  EXPECT_THROW(mdmc(wide, 1, extended, MdmcCpu{}, team), Error);
+}
+
+TEST(MdmcCpu, PublicEntryValidates) {
+  const Dataset data = testing::random_dataset(10, 3, 0, 1);
+  SkycubeOptions options;
+  options.max_level = 4;
+  EXPECT_THROW(mdmc_cpu(data, options), Error);
+  options.max_level = -1;
+  EXPECT_THROW(mdmc_cpu(data, options), Error);
+  options.max_level = 0;
+  options.threads = -2;
+  EXPECT_THROW(mdmc_cpu(data, options), Error);
+  const Dataset wide = testing::random_dataset(2, max_skycube_columns + 1, 0, 1);
+  try {
+    mdmc_cpu(wide);
+    ADD_FAILURE() << "d > max_skycube_columns accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::bad_argument);
+    EXPECT_NE(std::string(e.what()).find("d"), std::string::npos);
+  }
+}
+
+TEST(MdmcCpu, EmptyDataset) {
+  const Dataset empty(0, 4, std::vector<float>{});
+  SkycubeOptions options;
+  options.max_level = 2;
+  const SkycubeResult result = mdmc_cpu(empty, options);
+  EXPECT_EQ(result.cube.point_count(), 0u);
+  EXPECT_EQ(result.cube.dims(), 4);
+  EXPECT_EQ(result.cube.max_level(), 2);
+  EXPECT_TRUE(result.cube.skyline(1).empty());
+}
+
+TEST(MdmcCpu, PublicEntryMatchesReference) {
+  const Dataset data = testing::random_dataset(800, 6, 5, 77);
+  for (int max_level : {0, 3}) {
+    SkycubeOptions options;
+    options.max_level = max_level;
+    options.threads = 2;
+    SkycubeResult result;
+    try {
+      result = mdmc_cpu(data, options);
+    } catch (const Error& e) {
+      if (e.kind() == ErrorKind::unsupported) GTEST_SKIP() << e.what();
+      throw;
+    }
+    testing::expect_same_skycube(result.cube, reference_skycube(data, max_level == 0 ? 6 : max_level));
+  }
+}
+
+}  // namespace
+}  // namespace sextant::skycube

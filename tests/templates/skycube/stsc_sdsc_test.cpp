@@ -1,0 +1,250 @@
+// STSC and SDSC on the CPU against the reference skycube (the shared conformance body), plus the
+// CPU hooks they are made of — the cuboid hooks and the extended skyline — against brute force
+// on tie-heavy data. ctest runs this binary twice: with the CPU's SIMD level and with
+// SEXTANT_SIMD=scalar, so both kernel instantiations are covered.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/cpu_features.hpp"
+#include "core/error.hpp"
+#include "cpu/skycube/cuboid_cpu.hpp"
+#include "cpu/skycube/extended_skyline_cpu.hpp"
+#include "cpu/skycube/lattice_skycube_cpu.hpp"
+#include "datagen/skyline_generator.hpp"
+#include "support/skycube_conformance.hpp"
+#include "templates/skycube/lattice_traversal.hpp"
+
+namespace sextant {
+namespace {
+
+using skycube::CuboidInput;
+using skycube::CuboidOutput;
+
+testing::SkycubeRunner stsc_runner() {
+  return {"stsc", [](const Dataset& data, int max_level, int threads) {
+            return skycube::stsc_cpu(data, {skycube::TemplateKind::stsc, max_level, threads}).cube;
+          }};
+}
+
+testing::SkycubeRunner sdsc_runner() {
+  return {"sdsc", [](const Dataset& data, int max_level, int threads) {
+            return skycube::sdsc_cpu(data, {skycube::TemplateKind::sdsc, max_level, threads}).cube;
+          }};
+}
+
+Dataset generate(datagen::Distribution dist, std::size_t n, int d, std::uint64_t seed, int levels = 4) {
+  datagen::GeneratorSpec spec;
+  spec.distribution = dist;
+  spec.n = n;
+  spec.d = d;
+  spec.seed = seed;
+  spec.levels = levels;
+  return datagen::generate(spec);
+}
+
+// S_m and S+_m \ S_m of the candidates by definition, O(k^2 d).
+CuboidOutput brute_force(const Dataset& data, std::span<const PointId> candidates, Mask m) {
+  CuboidOutput out;
+  for (const PointId p : candidates) {
+    bool dominated = false;
+    bool strictly = false;
+    for (const PointId q : candidates) {
+      bool le = true, lt_some = false, lt_all = true;
+      for (int j = 0; j < data.dims(); ++j) {
+        if ((m >> j & 1u) == 0) continue;
+        le = le && data(q, j) <= data(p, j);
+        lt_some = lt_some || data(q, j) < data(p, j);
+        lt_all = lt_all && data(q, j) < data(p, j);
+      }
+      dominated = dominated || (le && lt_some);
+      strictly = strictly || lt_all;
+    }
+    if (!dominated)
+      out.skyline.push_back(p);
+    else if (!strictly)
+      out.extended_only.push_back(p);
+  }
+  return out;
+}
+
+std::vector<PointId> all_ids(const Dataset& data) {
+  std::vector<PointId> ids(data.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<PointId>(i);
+  return ids;
+}
+
+// Random ascending subset with about `fraction` of the points.
+std::vector<PointId> random_subset(std::size_t n, double fraction, std::mt19937& rng) {
+  std::bernoulli_distribution keep(fraction);
+  std::vector<PointId> ids;
+  for (std::size_t i = 0; i < n; ++i)
+    if (keep(rng)) ids.push_back(static_cast<PointId>(i));
+  return ids;
+}
+
+std::vector<Dataset> tie_heavy_datasets() {
+  using datagen::Distribution;
+  std::vector<Dataset> out;
+  out.push_back(generate(Distribution::ties, 700, 4, 5, 2));
+  out.push_back(generate(Distribution::ties, 900, 6, 6, 3));
+  out.push_back(testing::with_duplicated_rows(generate(Distribution::ties, 500, 5, 7, 4)));
+  out.push_back(testing::with_duplicated_rows(generate(Distribution::anticorrelated, 800, 8, 8)));
+  out.push_back(generate(Distribution::independent, 1200, 12, 9));
+  out.push_back(generate(Distribution::ties, 600, 17, 10, 3));  // two AVX2 registers per row
+  return out;
+}
+
+// The cuboid hook on random subspaces and random candidate subsets.
+template <class Hook>
+void check_cuboid_hook(Hook& hook, const std::vector<Dataset>& datasets) {
+  std::mt19937 rng(42);
+  for (const Dataset& data : datasets) {
+    for (int trial = 0; trial < 6; ++trial) {
+      const Mask m = std::uniform_int_distribution<Mask>(1, full_mask(data.dims()))(rng);
+      const std::vector<PointId> ids = trial == 0 ? all_ids(data) : random_subset(data.size(), 0.6, rng);
+      SCOPED_TRACE(data.origin() + " d=" + std::to_string(data.dims()) + " mask=" + std::to_string(m) +
+                   " candidates=" + std::to_string(ids.size()));
+      CuboidOutput out;
+      hook.compute(CuboidInput{data, ids, m}, out);
+      const CuboidOutput expected = brute_force(data, ids, m);
+      EXPECT_EQ(out.skyline, expected.skyline);
+      EXPECT_EQ(out.extended_only, expected.extended_only);
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
+TEST(StscSdscTest, SimdLevelFollowsEnvironment) {
+  const char* forced = std::getenv("SEXTANT_SIMD");
+  if (forced != nullptr && std::strcmp(forced, "scalar") == 0) {
+    EXPECT_EQ(simd_level(), SimdLevel::scalar);
+  }
+  std::cout << "[          ] SIMD level: " << to_string(simd_level()) << "\n";
+}
+
+TEST(StscSdscTest, SequentialCuboidMatchesBruteForce) {
+  cpu::SequentialCuboidCpu hook;
+  check_cuboid_hook(hook, tie_heavy_datasets());
+}
+
+TEST(StscSdscTest, ParallelCuboidMatchesBruteForce) {
+  // Large enough for the parallel tiles (several thousand candidates), with heavy ties.
+  std::vector<Dataset> datasets = tie_heavy_datasets();
+  datasets.push_back(generate(datagen::Distribution::ties, 7000, 5, 11, 3));
+  datasets.push_back(testing::with_duplicated_rows(generate(datagen::Distribution::anticorrelated, 5000, 6, 12)));
+  for (int threads : {2, 3}) {
+    cpu::ParallelCuboidCpu hook{threads};
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    check_cuboid_hook(hook, datasets);
+  }
+}
+
+TEST(StscSdscTest, CuboidWithNoCandidates) {
+  const Dataset data = generate(datagen::Distribution::independent, 10, 3, 1);
+  cpu::SequentialCuboidCpu hook;
+  CuboidOutput out;
+  out.skyline = {1, 2};
+  hook.compute(CuboidInput{data, {}, 3}, out);
+  EXPECT_TRUE(out.skyline.empty());
+  EXPECT_TRUE(out.extended_only.empty());
+}
+
+TEST(StscSdscTest, ExtendedSkylineMatchesBruteForce) {
+  std::vector<Dataset> datasets = tie_heavy_datasets();
+  datasets.push_back(generate(datagen::Distribution::ties, 8000, 4, 13, 3));
+  datasets.push_back(testing::with_duplicated_rows(generate(datagen::Distribution::independent, 6000, 3, 14)));
+  for (const Dataset& data : datasets) {
+    const std::vector<PointId> ids = all_ids(data);
+    const CuboidOutput expected = brute_force(data, ids, full_mask(data.dims()));
+    std::vector<PointId> extended(expected.skyline.size() + expected.extended_only.size());
+    std::merge(expected.skyline.begin(), expected.skyline.end(), expected.extended_only.begin(),
+               expected.extended_only.end(), extended.begin());
+    for (int threads : {1, 2, 4}) {
+      SCOPED_TRACE(data.origin() + " threads=" + std::to_string(threads));
+      cpu::ExtendedSkylineCpu hook{threads};
+      EXPECT_EQ(hook.extended_skyline(data), extended);
+      const CuboidOutput split = hook.full_cuboid(data);
+      EXPECT_EQ(split.skyline, expected.skyline);
+      EXPECT_EQ(split.extended_only, expected.extended_only);
+    }
+  }
+}
+
+TEST(StscSdscTest, ExtendedSkylineOfEmptyAndSinglePoint) {
+  cpu::ExtendedSkylineCpu hook{2};
+  EXPECT_TRUE(hook.extended_skyline(Dataset(0, 3, {})).empty());
+  const std::vector<float> one = {1.0f, 2.0f};
+  EXPECT_EQ(hook.extended_skyline(Dataset(1, 2, one)), std::vector<PointId>{0});
+}
+
+// Scores that tie although one point dominates the other (float rounding): the tile must
+// compare equal-score points in both directions.
+TEST(StscSdscTest, RoundedEqualScoresStillDominate) {
+  const float big = 16777216.0f;  // 2^24: big + 1 rounds back to big
+  const std::vector<float> values = {big, 1.0f, 0.0f,  //
+                                     big, 0.0f, 0.0f,  // dominates the first; same float sum
+                                     big, 1.0f, 0.0f};
+  const Dataset data(3, 3, values);
+  cpu::SequentialCuboidCpu hook;
+  const std::vector<PointId> ids = {0, 1, 2};
+  CuboidOutput out;
+  hook.compute(CuboidInput{data, ids, 7}, out);
+  EXPECT_EQ(out.skyline, std::vector<PointId>{1});
+  EXPECT_EQ(out.extended_only, (std::vector<PointId>{0, 2}));
+  cpu::ExtendedSkylineCpu extended{1};
+  EXPECT_EQ(extended.extended_skyline(data), (std::vector<PointId>{0, 1, 2}));
+}
+
+TEST(StscSdscTest, StscConformance) { testing::run_conformance(stsc_runner()); }
+TEST(StscSdscTest, SdscConformance) { testing::run_conformance(sdsc_runner()); }
+TEST(StscSdscTest, StscNba) { testing::run_nba(stsc_runner(), 2); }
+TEST(StscSdscTest, SdscNba) { testing::run_nba(sdsc_runner(), 2); }
+
+TEST(StscSdscTest, ResultDescribesTheRun) {
+  const Dataset data = generate(datagen::Distribution::independent, 2000, 5, 3);
+  for (const auto& result : {skycube::stsc_cpu(data, {}), skycube::sdsc_cpu(data, {})}) {
+    EXPECT_EQ(result.extended_skyline_size, cpu::ExtendedSkylineCpu{1}.extended_skyline(data).size());
+    ASSERT_EQ(result.phases.phases().size(), 3u);
+    EXPECT_EQ(result.phases.phases()[0].name, "extended skyline");
+    EXPECT_EQ(result.cube.max_level(), 5);
+  }
+  EXPECT_EQ(skycube::stsc_cpu(data, {}).template_name, "stsc");
+  EXPECT_EQ(skycube::sdsc_cpu(data, {}).template_name, "sdsc");
+}
+
+TEST(StscSdscTest, EmptyDatasetGivesEmptyCube) {
+  const Dataset empty(0, 4, {});
+  for (const auto& cube : {skycube::stsc_cpu(empty, {}).cube, skycube::sdsc_cpu(empty, {.max_level = 2}).cube}) {
+    EXPECT_EQ(cube.point_count(), 0u);
+    EXPECT_EQ(cube.dims(), 4);
+    EXPECT_TRUE(cube.skyline(1).empty());
+  }
+}
+
+TEST(StscSdscTest, RejectsBadArguments) {
+  const Dataset data = generate(datagen::Distribution::independent, 20, 3, 1);
+  const Dataset wide = generate(datagen::Distribution::independent, 5, max_skycube_columns + 1, 1);
+  for (auto run : {&skycube::stsc_cpu, &skycube::sdsc_cpu}) {
+    EXPECT_THROW(run(data, {.max_level = 4}), Error);
+    EXPECT_THROW(run(data, {.max_level = -1}), Error);
+    EXPECT_THROW(run(data, {.threads = -2}), Error);
+    try {
+      run(wide, {});
+      ADD_FAILURE() << "d = " << wide.dims() << " accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::bad_argument);
+      EXPECT_NE(std::string(e.what()).find(std::to_string(max_skycube_columns)), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sextant

@@ -8,5 +8,7 @@ int generate_command(int argc, char** argv);
 int skycube_command(int argc, char** argv);
 int query_command(int argc, char** argv);
 int info_command(int argc, char** argv);
+int window_command(int argc, char** argv);
+int generate_column_command(int argc, char** argv);
 
 }  // namespace sextant::cli

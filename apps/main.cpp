@@ -18,6 +18,8 @@ constexpr const char* usage =
     "  generate   write a benchmark dataset (independent, correlated, anticorrelated, tie-heavy)\n"
     "  skycube    compute the skycube of a dataset (every subspace skyline)\n"
     "  query      print one subspace's skyline from a saved skycube\n"
+    "  window     sliding-window aggregates of a column (count windows, CPU or GPU)\n"
+    "  generate-column  write a binary column file of random values (input of 'window')\n"
     "  info       what this build contains and which devices it sees\n"
     "\n"
     "'sextant <command> --help' lists a command's options.\n";
@@ -39,6 +41,8 @@ int main(int argc, char** argv) {
     if (command == "skycube") return sextant::cli::skycube_command(argc, argv);
     if (command == "query") return sextant::cli::query_command(argc, argv);
     if (command == "info") return sextant::cli::info_command(argc, argv);
+    if (command == "window") return sextant::cli::window_command(argc, argv);
+    if (command == "generate-column") return sextant::cli::generate_column_command(argc, argv);
     std::fprintf(stderr, "sextant: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
   } catch (const sextant::Error& e) {

@@ -55,7 +55,7 @@ struct Measurement {
 // Runs one configuration in a child process; the child loads the data itself (the parent never
 // starts an OpenMP team, which would not survive fork) and reports one line through a pipe.
 Measurement run_child(const std::function<Dataset()>& load, const skycube::SkycubeOptions& options,
-                      double timeout_s) {
+                      const DeviceSelection& devices, double timeout_s) {
   int fds[2];
   if (pipe(fds) != 0) throw Error::internal("pipe failed");
   const pid_t pid = fork();
@@ -64,7 +64,7 @@ Measurement run_child(const std::function<Dataset()>& load, const skycube::Skycu
     std::string line;
     try {
       const Dataset data = load();
-      const auto r = skycube::compute_skycube(data, options);
+      const auto r = skycube::compute_skycube(data, options, devices);
       std::ostringstream s;
       s << "ok\t" << r.template_name << "\t" << r.phases.total() << "\t";
       for (const auto& p : r.phases.phases()) s << p.name << "=" << p.seconds << ";";
@@ -130,6 +130,7 @@ int main(int argc, char** argv) try {
                        {"templates", "LIST", "stsc,sdsc,mdmc,reference (default stsc,sdsc,mdmc)"},
                        {"threads", "LIST", "thread counts (default: 1 and every core)"},
                        {"max-level", "L", "partial skycube (default full)"},
+                       {"devices", "LIST", "cpu or gpu0 (default cpu)"},
                        {"repeats", "R", "runs per configuration; the median is reported (default 3)"},
                        {"seed", "S", "generator seed (default 1)"},
                        {"nba", "F", "also run on this CSV (the NBA data)"},
@@ -151,6 +152,7 @@ int main(int argc, char** argv) try {
   const auto seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1LL << 40));
   const double timeout = static_cast<double>(args.get_int("timeout", 900, 1, 86400));
   const int max_level = static_cast<int>(args.get_int("max-level", 0, 0, 32));
+  const auto devices = parse_devices("--devices", args.get_or("devices", "cpu"));
 
   struct Workload {
     std::string name;
@@ -174,7 +176,7 @@ int main(int argc, char** argv) try {
   if (const auto path = args.get("csv")) {
     csv.open(*path);
     if (!csv) throw Error::io(*path, "cannot write");
-    csv << "workload,n,d,template,threads,max_level,repeats,median_s,min_s,speedup_vs_1_thread,phases,"
+    csv << "workload,n,d,devices,template,threads,max_level,repeats,median_s,min_s,speedup_vs_1_thread,phases,"
            "extended_skyline,ids_stored,hashcube_bytes,peak_rss_mib,status\n";
   }
   std::printf("%-28s %-9s %7s %10s %10s %8s %12s %12s %10s  %s\n", "workload", "template", "threads", "median s",
@@ -189,7 +191,7 @@ int main(int argc, char** argv) try {
         options.max_level = max_level > 0 ? std::min(max_level, w.d) : 0;
         std::vector<Measurement> runs;
         for (int r = 0; r < repeats; ++r) {
-          runs.push_back(run_child(w.load, options, timeout));
+          runs.push_back(run_child(w.load, options, devices, timeout));
           if (!runs.back().ok) break;  // an error or timeout will not improve on repeat
         }
         const bool ok = std::all_of(runs.begin(), runs.end(), [](const Measurement& m) { return m.ok; });
@@ -208,7 +210,7 @@ int main(int argc, char** argv) try {
         }
         std::fflush(stdout);
         if (csv) {
-          csv << '"' << w.name << "\"," << w.n << ',' << w.d << ',' << t << ',' << options.threads
+          csv << '"' << w.name << "\"," << w.n << ',' << w.d << ',' << args.get_or("devices", "cpu") << ',' << t << ',' << options.threads
               << ',' << (options.max_level ? options.max_level : w.d) << ',' << runs.size() << ',' << median
               << ',' << (ok ? runs.front().total : 0) << ',' << speedup << ",\"" << med.phases << "\","
               << med.ext_skyline << ',' << med.ids << ',' << med.bytes << ','

@@ -1,11 +1,16 @@
 #include "cpu/skycube/cuboid_engine.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <exception>
 
 #include "cpu/simd/isa.hpp"
 
+#include <cstdio>
 namespace sextant::cpu::detail {
+double prof_prepare = 0, prof_local[8] = {}, prof_cross[8] = {}, prof_wait[8] = {};
+struct ProfReport { ~ProfReport() { std::printf("prepare %.3f local %.3f %.3f cross %.3f %.3f wait %.3f %.3f\n", prof_prepare, prof_local[0], prof_local[1], prof_cross[0], prof_cross[1], prof_wait[0], prof_wait[1]); } } prof_report;
 namespace {
 
 const CuboidKernels& kernels_for_this_cpu() {
@@ -21,19 +26,61 @@ void CuboidEngine::run(const Dataset& data, CandidateList candidates, Mask mask,
   extended_only.clear();
   const std::size_t m = candidates.size();
   if (m == 0) return;
-  const bool parallel = threads > 1 && m >= CuboidPolicy::parallel_min_points;
+  const std::size_t team =
+      threads > 1 && m >= CuboidPolicy::parallel_min_points ? static_cast<std::size_t>(threads) : 1;
 
-  SortedCandidates& sorted = state_.sorted;
-  sorted.prepare(data, candidates, mask, classify, parallel ? threads : 1);
-  state_.confirmed.reset(sorted.d, sorted.stride, mask);
-  state_.block.begin = state_.block.end = 0;
+  double t0 = omp_get_wtime();
+  sorted_.prepare(data, candidates, mask, classify, static_cast<int>(team));
+  if (team > 1) prof_prepare += omp_get_wtime() - t0;
   verdicts_.assign(m, Verdict::excluded);
+  if (parts_.size() < team) parts_.resize(team);
+  for (std::size_t k = 0; k < team; ++k) {
+    CuboidState& part = parts_[k];
+    part.sorted = &sorted_;
+    part.partition = {k, team, (m - k + team - 1) / team};
+    part.confirmed.reset(sorted_.d, sorted_.stride, sorted_.quantiser.words, mask, team);
+    part.block.begin = part.block.end = 0;
+    part.survival = 1.0;
+  }
 
   const CuboidKernels& kernels = kernels_for_this_cpu();
-  if (parallel)
-    run_parallel(kernels, threads);
-  else
-    run_sequential(kernels);
+  if (team == 1) {
+    run_tiles(parts_[0], kernels);
+  } else {
+    // Two barriers per cuboid: a thread that the OS preempts delays the others at most once.
+    const std::span<CuboidState> parts(parts_.data(), team);
+    const int team_threads = static_cast<int>(team);
+    std::exception_ptr error;
+#pragma omp parallel num_threads(team_threads)
+    {
+      // The runtime may grant fewer threads than asked for: a thread then runs several partitions.
+      const auto self = static_cast<std::size_t>(omp_get_thread_num());
+      const auto granted = static_cast<std::size_t>(omp_get_num_threads());
+      double a = omp_get_wtime();
+      try {
+        for (std::size_t k = self; k < team; k += granted) run_tiles(parts[k], kernels);
+        prof_local[self] += omp_get_wtime() - a; a = omp_get_wtime();
+        parts[self].block.resize(1, sorted_.stride, sorted_.quantiser.words);  // cross-phase scratch
+      } catch (...) {
+#pragma omp critical(sextant_cuboid_error)
+        if (!error) error = std::current_exception();
+      }
+#pragma omp barrier
+      prof_wait[self] += omp_get_wtime() - a; a = omp_get_wtime();
+      if (!error) {
+        // Any thread may check any point: dynamic chunks balance a thread the OS preempted.
+        constexpr std::size_t chunk = CuboidPolicy::cross_chunk;
+        const auto chunks = static_cast<std::ptrdiff_t>((m + chunk - 1) / chunk);
+#pragma omp for schedule(dynamic, 1)
+        for (std::ptrdiff_t c = 0; c < chunks; ++c) {
+          const auto begin = static_cast<std::size_t>(c) * chunk;
+          kernels.cross(parts, self, begin, std::min(begin + chunk, m), verdicts_.data());
+        }
+      }
+      prof_cross[self] += omp_get_wtime() - a;
+    }
+    if (error) std::rethrow_exception(error);
+  }
 
   // Candidate order is ascending id order.
   for (std::size_t i = 0; i < m; ++i) {
@@ -44,87 +91,49 @@ void CuboidEngine::run(const Dataset& data, CandidateList candidates, Mask mask,
   }
 }
 
-// A tile of about `points` sorted points, extended so that no run of equal scores is split
-// (points of equal score may dominate each other, in either order).
-void CuboidEngine::start_block(std::size_t begin, std::size_t points) {
-  const SortedCandidates& sorted = state_.sorted;
-  std::size_t end = std::min(begin + points, sorted.size());
-  end = sorted.run_end[end - 1];
-  state_.block.begin = begin;
-  state_.block.end = end;
-  state_.block.resize(end - begin, sorted.stride);
+// The tiles of one partition, in score order.
+void CuboidEngine::run_tiles(CuboidState& part, const CuboidKernels& kernels) {
+  while (part.block.end < part.partition.size) {
+    start_block(part);
+    kernels.phase1(part, part.block.begin, part.block.end);
+    part.witnesses.build(part.block);
+    kernels.phase2(part, part.block.begin, part.block.end);
+    finish_block(part);
+  }
 }
 
-// Phase 3: records the verdicts and adds the block's witnesses to the confirmed set in score
+// The next tile: enough points to expect tile_witnesses witnesses at the last tile's rate (at
+// most 64 times that many points), extended so that no run of equal scores is split (points of
+// equal score may dominate each other, in either order).
+void CuboidEngine::start_block(CuboidState& part) {
+  const Partition& partition = part.partition;
+  const std::size_t begin = part.block.end;
+  const auto points = static_cast<std::size_t>(static_cast<double>(CuboidPolicy::tile_witnesses) /
+                                               std::max(part.survival, 1.0 / 64));
+  std::size_t end = std::min(begin + points, partition.size);
+  end = partition.count_below(sorted_.run_end[partition.position(end - 1)]);
+  part.block.begin = begin;
+  part.block.end = end;
+  part.block.resize(end - begin, sorted_.stride, sorted_.quantiser.words);
+}
+
+// Phase 3: records the verdicts and adds the tile's witnesses to the confirmed set in score
 // order.
-void CuboidEngine::finish_block() {
-  const SortedCandidates& sorted = state_.sorted;
-  BlockState& block = state_.block;
-  const auto stride = static_cast<std::size_t>(sorted.stride);
+void CuboidEngine::finish_block(CuboidState& part) {
+  BlockState& block = part.block;
+  const auto stride = static_cast<std::size_t>(sorted_.stride);
+  const auto words = static_cast<std::size_t>(block.code_words);
+  std::size_t witnesses = 0;
   for (std::size_t r = 0; r < block.size(); ++r) {
     const Verdict v = block.final_verdict[r];
-    verdicts_[sorted.positions[block.begin + r]] = v;
-    if (v == Verdict::skyline)
-      state_.confirmed.add(block.rows.data() + r * stride, block.below_median[r], block.below_quartile[r]);
+    const std::size_t position = part.partition.position(block.begin + r);
+    verdicts_[sorted_.positions[position]] = v;
+    if (v != Verdict::skyline) continue;
+    part.confirmed.add(block.rows.data() + r * stride, block.codes.data() + r * words, block.below_median[r],
+                       static_cast<std::uint32_t>(position));
+    ++witnesses;
   }
-}
-
-void CuboidEngine::run_sequential(const CuboidKernels& kernels) {
-  const std::size_t m = state_.sorted.size();
-  for (std::size_t begin = 0; begin < m; begin = state_.block.end) {
-    start_block(begin, CuboidPolicy::sequential_block);
-    kernels.phase1(state_, state_.block.begin, state_.block.end);
-    state_.block.collect_witnesses();
-    kernels.phase2(state_, state_.block.begin, state_.block.end);
-    finish_block();
-  }
-}
-
-// Per tile: phase 1 (points against the confirmed set) and phase 2 (against the tile's earlier
-// witnesses) are shared by the team in small dynamic chunks; collecting witnesses, recording
-// verdicts and growing the confirmed set are done by one thread between them.
-void CuboidEngine::run_parallel(const CuboidKernels& kernels, int threads) {
-  const std::size_t m = state_.sorted.size();
-  constexpr std::size_t chunk = CuboidPolicy::parallel_chunk;
-  std::exception_ptr error;
-  bool stop = false;
-  std::ptrdiff_t chunks = 0;
-#pragma omp parallel num_threads(threads)
-  {
-    for (;;) {
-#pragma omp single
-      {
-        try {
-          if (state_.block.size() != 0) finish_block();
-          if (state_.block.end >= m) {
-            stop = true;
-          } else {
-            start_block(state_.block.end, CuboidPolicy::parallel_block);
-            chunks = static_cast<std::ptrdiff_t>((state_.block.size() + chunk - 1) / chunk);
-          }
-        } catch (...) {
-          error = std::current_exception();
-          stop = true;
-        }
-      }
-      if (stop) break;
-      const std::size_t begin = state_.block.begin;
-      const std::size_t end = state_.block.end;
-#pragma omp for schedule(dynamic, 1)
-      for (std::ptrdiff_t c = 0; c < chunks; ++c) {
-        const std::size_t from = begin + static_cast<std::size_t>(c) * chunk;
-        kernels.phase1(state_, from, std::min(from + chunk, end));
-      }
-#pragma omp single
-      state_.block.collect_witnesses();
-#pragma omp for schedule(dynamic, 1)
-      for (std::ptrdiff_t c = 0; c < chunks; ++c) {
-        const std::size_t from = begin + static_cast<std::size_t>(c) * chunk;
-        kernels.phase2(state_, from, std::min(from + chunk, end));
-      }
-    }
-  }
-  if (error) std::rethrow_exception(error);
+  part.survival = static_cast<double>(witnesses) / static_cast<double>(block.size());
 }
 
 }  // namespace sextant::cpu::detail

@@ -1,8 +1,7 @@
 // The CPU cuboid algorithm behind SequentialCuboidCpu, ParallelCuboidCpu and
 // ExtendedSkylineCpu: a Hybrid-style (Chester et al., ICDE 2015) tiled skyline over one subspace
-// with median/quartile mask tests before SIMD dominance tests (see cuboid_state.hpp). An engine
-// keeps its buffers between runs, so a hook that computes many cuboids allocates only while they
-// grow.
+// with mask and code tests before SIMD dominance tests (see cuboid_state.hpp). An engine keeps
+// its buffers between runs, so a hook that computes many cuboids allocates only while they grow.
 #pragma once
 
 #include <memory>
@@ -18,18 +17,19 @@ class CuboidEngine {
  public:
   // classify = true: skyline = S_δ(candidates), extended_only = S+_δ \ S_δ.
   // classify = false: skyline = S+_δ(candidates) (not strictly dominated), extended_only empty.
-  // Both lists ascending. `threads` > 1 runs the tiles' phases on an OpenMP team.
+  // Both lists ascending. `threads` > 1 splits the work over an OpenMP team (see
+  // cuboid_state.hpp: interleaved partitions, then a cross phase).
   void run(const Dataset& data, CandidateList candidates, Mask mask, bool classify, int threads,
            std::vector<PointId>& skyline, std::vector<PointId>& extended_only);
 
  private:
-  void run_sequential(const CuboidKernels& kernels);
-  void run_parallel(const CuboidKernels& kernels, int threads);
-  void start_block(std::size_t begin, std::size_t points);
-  void finish_block();
+  void run_tiles(CuboidState& part, const CuboidKernels& kernels);
+  void start_block(CuboidState& part);
+  void finish_block(CuboidState& part);
 
-  CuboidState state_;
-  std::vector<Verdict> verdicts_;  // per candidate position
+  SortedCandidates sorted_;
+  std::vector<CuboidState> parts_;  // one per thread
+  std::vector<Verdict> verdicts_;   // per candidate position
 };
 
 // A lazily created engine that copies as empty: lets the hook types stay aggregates

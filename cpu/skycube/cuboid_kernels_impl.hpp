@@ -7,6 +7,8 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <span>
 
 #include "cpu/simd/dominance.hpp"
 #include "cpu/skycube/cuboid_state.hpp"
@@ -17,43 +19,67 @@
 
 namespace sextant::cpu::detail::kernels {
 
-// A query point: its padded row, pivot masks and the subspace.
+// A query point: its padded row, its code words and the subspace.
 struct Probe {
   const float* row;
-  std::uint32_t below_median;
-  std::uint32_t below_quartile;
+  const std::uint64_t* codes;
   Mask mask;
   int d;
 };
+
+// Packs 7-bit codes (one byte per column) into the quantiser's words.
+template <class Isa>
+void pack_codes(const std::uint8_t* bytes, int d, const Quantiser& q, std::uint64_t* words) noexcept {
+  if (q.field_bits == 8) {
+    std::memcpy(words, bytes, static_cast<std::size_t>(q.words) * 8);
+    return;
+  }
+  std::uint64_t w = 0;
+  for (int j = 0; j < d; ++j) w |= std::uint64_t{static_cast<std::uint8_t>(bytes[j] >> 3)} << (5 * j);
+  words[0] = w;
+}
 
 template <class Isa>
 struct Ops;
 
 template <>
 struct Ops<ScalarIsa> {
-  static void labels(const float* row, const SortedCandidates& s, std::uint32_t& b1, std::uint32_t& b2) noexcept {
-    b1 = 0;
-    b2 = 0;
+  // The point's code words and below-median mask.
+  static std::uint32_t encode(const float* row, const SortedCandidates& s, std::uint64_t* words) noexcept {
+    const Quantiser& q = s.quantiser;
+    const auto stride = static_cast<std::size_t>(s.stride);
+    std::uint32_t below_median = 0;
+    std::uint8_t bytes[32] = {};
     for (int j = 0; j < s.d; ++j) {
-      const bool below = row[j] < s.median[j];
-      const float pivot = below ? s.quartile_low[j] : s.quartile_high[j];
-      b1 |= static_cast<std::uint32_t>(below) << j;
-      b2 |= static_cast<std::uint32_t>(row[j] < pivot) << j;
+      const auto c = static_cast<std::size_t>(j);
+      const float x = row[j];
+      const int piece = static_cast<int>(x >= q.bound[stride + c]) +
+                        static_cast<int>(x >= q.bound[2 * stride + c]) +
+                        static_cast<int>(x >= q.bound[3 * stride + c]);
+      const std::size_t at = static_cast<std::size_t>(piece) * stride + c;
+      float t = (x - q.bound[at]) * q.scale[at];
+      if (!(t > 0.0f)) t = 0.0f;  // also NaN (inf * 0)
+      if (t > static_cast<float>(Quantiser::codes_per_piece - 1)) t = Quantiser::codes_per_piece - 1;
+      bytes[j] = static_cast<std::uint8_t>(piece * Quantiser::codes_per_piece + static_cast<int>(t));
+      below_median |= static_cast<std::uint32_t>(piece < 2) << j;
     }
+    pack_codes<ScalarIsa>(bytes, s.d, q, words);
+    return below_median;
   }
   static std::uint32_t pext(std::uint32_t x, std::uint32_t m) noexcept { return extract_bits(x, m); }
 
-  // Calls test(i) for every i in [begin, begin + count) that passes the mask test (Equation 1 on
-  // the median masks, then on the quartile masks of columns on the same side of the median);
-  // stops when test returns true.
-  template <class Test>
-  static bool for_each_candidate(const std::uint32_t* median, const std::uint32_t* quartile, std::size_t begin,
-                                 std::size_t count, const Probe& p, Test&& test) {
+  // Calls test(i) for every i in [begin, begin + count) whose codes are <= p's on every column
+  // of δ; stops when test returns true.
+  template <int Words, class Test>
+  static bool for_each_candidate(const std::uint64_t* codes, std::size_t begin, std::size_t count,
+                                 const Probe& p, const Quantiser& q, Test&& test) {
+    std::uint64_t pw[Words];
+    for (int w = 0; w < Words; ++w) pw[w] = p.codes[w] | q.high;
     for (std::size_t i = begin; i < begin + count; ++i) {
-      const std::uint32_t fail =
-          ((p.below_median & ~median[i]) | (~(p.below_median ^ median[i]) & p.below_quartile & ~quartile[i])) &
-          p.mask;
-      if (fail == 0 && test(i)) return true;
+      bool pass = true;
+      for (int w = 0; w < Words; ++w)
+        pass = pass && ((pw[w] - codes[i * Words + w]) & q.guard[w]) == q.guard[w];
+      if (pass && test(i)) return true;
     }
     return false;
   }
@@ -62,40 +88,105 @@ struct Ops<ScalarIsa> {
 #if defined(__AVX2__)
 template <>
 struct Ops<Avx2Isa> {
-  static void labels(const float* row, const SortedCandidates& s, std::uint32_t& b1, std::uint32_t& b2) noexcept {
-    b1 = 0;
-    b2 = 0;
-    for (int j = 0; j < s.stride; j += 8) {
-      const __m256 v = _mm256_load_ps(row + j);
-      const __m256 below = _mm256_cmp_ps(v, _mm256_load_ps(s.median.data() + j), _CMP_LT_OQ);
-      const __m256 pivot =
-          _mm256_blendv_ps(_mm256_load_ps(s.quartile_high.data() + j), _mm256_load_ps(s.quartile_low.data() + j), below);
-      b1 |= static_cast<std::uint32_t>(_mm256_movemask_ps(below)) << j;
-      b2 |= static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_cmp_ps(v, pivot, _CMP_LT_OQ))) << j;
+  static std::uint32_t encode(const float* row, const SortedCandidates& s, std::uint64_t* words) noexcept {
+    const Quantiser& q = s.quantiser;
+    const auto stride = static_cast<std::size_t>(s.stride);
+    const float* bound = q.bound.data();
+    const float* scale = q.scale.data();
+    std::uint32_t above_median = 0;
+    alignas(32) std::uint8_t bytes[32] = {};
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 top = _mm256_set1_ps(static_cast<float>(Quantiser::codes_per_piece - 1));
+    for (std::size_t j = 0; j < stride; j += 8) {
+      const __m256 x = _mm256_load_ps(row + j);
+      const __m256 ge1 = _mm256_cmp_ps(x, _mm256_load_ps(bound + stride + j), _CMP_GE_OQ);
+      const __m256 ge2 = _mm256_cmp_ps(x, _mm256_load_ps(bound + 2 * stride + j), _CMP_GE_OQ);
+      const __m256 ge3 = _mm256_cmp_ps(x, _mm256_load_ps(bound + 3 * stride + j), _CMP_GE_OQ);
+      __m256 b = _mm256_load_ps(bound + j);
+      __m256 k = _mm256_load_ps(scale + j);
+      b = _mm256_blendv_ps(b, _mm256_load_ps(bound + stride + j), ge1);
+      k = _mm256_blendv_ps(k, _mm256_load_ps(scale + stride + j), ge1);
+      b = _mm256_blendv_ps(b, _mm256_load_ps(bound + 2 * stride + j), ge2);
+      k = _mm256_blendv_ps(k, _mm256_load_ps(scale + 2 * stride + j), ge2);
+      b = _mm256_blendv_ps(b, _mm256_load_ps(bound + 3 * stride + j), ge3);
+      k = _mm256_blendv_ps(k, _mm256_load_ps(scale + 3 * stride + j), ge3);
+      // max(t, 0) first: a NaN t (inf * 0) becomes 0.
+      const __m256 t = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_sub_ps(x, b), k), zero), top);
+      // piece = number of bounds passed: the compare masks are -1 per passed bound.
+      const __m256i piece = _mm256_sub_epi32(
+          _mm256_setzero_si256(),
+          _mm256_add_epi32(_mm256_add_epi32(_mm256_castps_si256(ge1), _mm256_castps_si256(ge2)),
+                           _mm256_castps_si256(ge3)));
+      const __m256i code = _mm256_add_epi32(_mm256_cvttps_epi32(t), _mm256_slli_epi32(piece, 5));
+      const __m128i halves =
+          _mm_packus_epi32(_mm256_castsi256_si128(code), _mm256_extracti128_si256(code, 1));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(bytes + j), _mm_packus_epi16(halves, halves));
+      above_median |= static_cast<std::uint32_t>(_mm256_movemask_ps(ge2)) << j;
     }
-    b1 &= full_mask(s.d);
-    b2 &= full_mask(s.d);
+    const Mask columns = full_mask(s.d);
+    for (std::size_t j = static_cast<std::size_t>(s.d); j < stride; ++j) bytes[j] = 0;
+    pack_codes<Avx2Isa>(bytes, s.d, q, words);
+    return ~above_median & columns;
   }
   static std::uint32_t pext(std::uint32_t x, std::uint32_t m) noexcept { return _pext_u32(x, m); }
 
-  template <class Test>
-  static bool for_each_candidate(const std::uint32_t* median, const std::uint32_t* quartile, std::size_t begin,
-                                 std::size_t count, const Probe& p, Test&& test) {
-    const __m256i pm = _mm256_set1_epi32(static_cast<int>(p.below_median));
-    const __m256i pq = _mm256_set1_epi32(static_cast<int>(p.below_quartile));
-    const __m256i mask = _mm256_set1_epi32(static_cast<int>(p.mask));
-    const __m256i zero = _mm256_setzero_si256();
-    for (std::size_t k = 0; k < count; k += 8) {
-      const std::size_t at = begin + k;
-      const __m256i qm = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(median + at));
-      const __m256i qq = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(quartile + at));
-      const __m256i fail_median = _mm256_andnot_si256(qm, pm);
-      const __m256i fail_quartile = _mm256_andnot_si256(_mm256_xor_si256(pm, qm), _mm256_andnot_si256(qq, pq));
-      const __m256i fail = _mm256_and_si256(_mm256_or_si256(fail_median, fail_quartile), mask);
-      auto pass = static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(fail, zero))));
-      if (count - k < 8) pass &= (1u << (count - k)) - 1;
+  // 4 words per register: Words = 1: four points, 2: two, 4: one. Most points fail, so the main
+  // loop tests four registers with one branch and looks at single points only when one passed.
+  template <int Words, class Test>
+  static bool for_each_candidate(const std::uint64_t* codes, std::size_t begin, std::size_t count,
+                                 const Probe& p, const Quantiser& q, Test&& test) {
+    constexpr std::size_t per_register = 4 / Words;
+    __m256i ph;
+    __m256i g;
+    if constexpr (Words == 1) {
+      ph = _mm256_set1_epi64x(static_cast<long long>(p.codes[0] | q.high));
+      g = _mm256_set1_epi64x(static_cast<long long>(q.guard[0]));
+    } else if constexpr (Words == 2) {
+      const auto p0 = static_cast<long long>(p.codes[0] | q.high);
+      const auto p1 = static_cast<long long>(p.codes[1] | q.high);
+      ph = _mm256_set_epi64x(p1, p0, p1, p0);
+      g = _mm256_set_epi64x(static_cast<long long>(q.guard[1]), static_cast<long long>(q.guard[0]),
+                            static_cast<long long>(q.guard[1]), static_cast<long long>(q.guard[0]));
+    } else {
+      ph = _mm256_or_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p.codes)),
+                           _mm256_set1_epi64x(static_cast<long long>(q.high)));
+      g = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q.guard.data()));
+    }
+    // All ones in the 64-bit words whose δ fields all passed.
+    const auto words_ok = [&](std::size_t point) {
+      const __m256i qv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(codes + point * Words));
+      return _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_sub_epi64(ph, qv), g), g);
+    };
+    // One bit per point of a register whose words all passed.
+    const auto points_ok = [](__m256i ok) {
+      const auto b = static_cast<std::uint32_t>(_mm256_movemask_pd(_mm256_castsi256_pd(ok)));
+      if constexpr (Words == 1) return b;
+      if constexpr (Words == 2) return (b & (b >> 1) & 1u) | ((b >> 2) & (b >> 3) & 1u) << 1;
+      if constexpr (Words == 4) return static_cast<std::uint32_t>(b == 15u);
+    };
+    const auto visit = [&](std::size_t at, std::uint32_t pass) {
       for (; pass != 0; pass &= pass - 1)
         if (test(at + static_cast<std::size_t>(std::countr_zero(pass)))) return true;
+      return false;
+    };
+    constexpr std::size_t per_step = 4 * per_register;
+    std::size_t k = 0;
+    for (; k + per_step <= count; k += per_step) {
+      const std::size_t at = begin + k;
+      const __m256i c0 = words_ok(at);
+      const __m256i c1 = words_ok(at + per_register);
+      const __m256i c2 = words_ok(at + 2 * per_register);
+      const __m256i c3 = words_ok(at + 3 * per_register);
+      const __m256i any = _mm256_or_si256(_mm256_or_si256(c0, c1), _mm256_or_si256(c2, c3));
+      if (_mm256_testz_si256(any, any)) continue;
+      const std::uint32_t pass = points_ok(c0) | points_ok(c1) << per_register |
+                                 points_ok(c2) << (2 * per_register) | points_ok(c3) << (3 * per_register);
+      if (visit(at, pass)) return true;
+    }
+    for (; k < count; k += per_register) {
+      std::uint32_t pass = points_ok(words_ok(begin + k));
+      if (count - k < per_register) pass &= (1u << (count - k)) - 1;
+      if (pass != 0 && visit(begin + k, pass)) return true;
     }
     return false;
   }
@@ -117,80 +208,171 @@ inline bool dominance_step(const float* q, const Probe& p, Verdict& v) noexcept 
   return false;
 }
 
-// p against the confirmed set: the groups whose key covers p's key, strongest (all columns
-// below the median) first, then the ungrouped tail.
-template <class Isa, bool Classify>
-Verdict query_confirmed(const ConfirmedView& set, int stride, const Probe& p) noexcept {
-  Verdict v = Verdict::skyline;
-  const auto s = static_cast<std::size_t>(stride);
-  const auto test = [&](std::size_t i) { return dominance_step<Isa, Classify>(set.rows + i * s, p, v); };
-  const std::uint32_t key = Ops<Isa>::pext(p.below_median, set.group_mask);
+// Points of [start, start + count) with a sorted position below `limit` (the range is in
+// sorted-position order).
+template <class Isa>
+std::size_t points_below(const std::uint32_t* positions, std::size_t start, std::size_t count,
+                         std::size_t limit) noexcept {
+  std::size_t lo = 0;
+  std::size_t hi = count;
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (positions[start + mid] < limit)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// p against a confirmed set: the groups whose key covers p's key, strongest (all columns below
+// the median) first, then the ungrouped tail. Limited: only points with a sorted position below
+// `limit` (the cross phase: other partitions hold later points too).
+template <class Isa, bool Classify, int Words, bool Limited>
+Verdict query_confirmed(const ConfirmedView& set, const SortedCandidates& s, const Probe& p,
+                        std::uint32_t below_median, Verdict v, std::size_t limit) noexcept {
+  const auto stride = static_cast<std::size_t>(s.stride);
+  const auto test = [&](std::size_t i) { return dominance_step<Isa, Classify>(set.rows + i * stride, p, v); };
+  const auto scan = [&](std::size_t start, std::size_t count) {
+    if constexpr (Limited) count = points_below<Isa>(set.positions, start, count, limit);
+    if (count == 0) return false;
+    return Ops<Isa>::template for_each_candidate<Words>(set.codes, start, count, p, s.quantiser, test);
+  };
+  const std::uint32_t key = Ops<Isa>::pext(below_median, set.group_mask);
   const std::uint32_t free = (set.groups - 1) & ~key;
   for (std::uint32_t sub = free;; sub = (sub - 1) & free) {
     const std::uint32_t g = key | sub;
-    if (set.count[g] != 0 &&
-        Ops<Isa>::for_each_candidate(set.below_median, set.below_quartile, set.start[g], set.count[g], p, test))
-      return v;
+    if (set.count[g] != 0 && scan(set.start[g], set.count[g])) return v;
     if (sub == 0) break;
   }
-  if (set.tail_count != 0)
-    Ops<Isa>::for_each_candidate(set.below_median, set.below_quartile, set.tail_start, set.tail_count, p, test);
+  if (set.tail_count != 0) scan(set.tail_start, set.tail_count);
   return v;
 }
 
+// Copies the point at sorted position `position` into `row` (padded) and encodes it.
 template <class Isa>
-void phase1(CuboidState& state, std::size_t begin, std::size_t end) {
-  const SortedCandidates& s = state.sorted;
+std::uint32_t load_point(const SortedCandidates& s, std::size_t position, float* row,
+                         std::uint64_t* codes) noexcept {
+  const auto stride = static_cast<std::size_t>(s.stride);
+  const auto d = static_cast<std::size_t>(s.d);
+  const float* src = s.data->row(s.ids[position]);
+  for (std::size_t j = 0; j < d; ++j) row[j] = src[j];
+  for (std::size_t j = d; j < stride; ++j) row[j] = 0.0f;
+  return Ops<Isa>::encode(row, s, codes);
+}
+
+template <class Isa, bool Classify, int Words>
+void phase1_points(CuboidState& state, std::size_t begin, std::size_t end) {
+  const SortedCandidates& s = *state.sorted;
+  const Partition& part = state.partition;
   BlockState& block = state.block;
   const ConfirmedView set = state.confirmed.view();
   const auto stride = static_cast<std::size_t>(s.stride);
-  const auto d = static_cast<std::size_t>(s.d);
   constexpr std::size_t prefetch_distance = 8;
   for (std::size_t i = begin; i < end; ++i) {
-    if (i + prefetch_distance < end) __builtin_prefetch(s.data->row(s.ids[i + prefetch_distance]));
+    if (i + prefetch_distance < end)
+      __builtin_prefetch(s.data->row(s.ids[part.position(i + prefetch_distance)]));
     const std::size_t r = i - block.begin;
     float* row = block.rows.data() + r * stride;
-    const float* src = s.data->row(s.ids[i]);
-    for (std::size_t j = 0; j < d; ++j) row[j] = src[j];
-    for (std::size_t j = d; j < stride; ++j) row[j] = 0.0f;
-    std::uint32_t b1 = 0;
-    std::uint32_t b2 = 0;
-    Ops<Isa>::labels(row, s, b1, b2);
-    block.below_median[r] = b1;
-    block.below_quartile[r] = b2;
-    const Probe p{row, b1, b2, s.mask, s.d};
-    block.first[r] = s.classify ? query_confirmed<Isa, true>(set, s.stride, p) : query_confirmed<Isa, false>(set, s.stride, p);
+    std::uint64_t* codes = block.codes.data() + r * Words;
+    const std::uint32_t below_median = load_point<Isa>(s, part.position(i), row, codes);
+    block.below_median[r] = below_median;
+    block.first[r] = query_confirmed<Isa, Classify, Words, false>(set, s, Probe{row, codes, s.mask, s.d},
+                                                                  below_median, Verdict::skyline, 0);
   }
 }
 
-template <class Isa, bool Classify>
-Verdict query_block(const BlockState& block, std::size_t r, std::size_t witnesses, int stride, const Probe& p) noexcept {
-  Verdict v = block.first[r];
-  const auto s = static_cast<std::size_t>(stride);
-  const auto test = [&](std::size_t k) {
-    return dominance_step<Isa, Classify>(block.rows.data() + block.witness_row[k] * s, p, v);
-  };
-  Ops<Isa>::for_each_candidate(block.witness_median.data(), block.witness_quartile.data(), 0, witnesses, p, test);
-  return v;
-}
-
-template <class Isa>
-void phase2(CuboidState& state, std::size_t begin, std::size_t end) {
-  const SortedCandidates& s = state.sorted;
+template <class Isa, bool Classify, int Words>
+void phase2_points(CuboidState& state, std::size_t begin, std::size_t end) {
+  const SortedCandidates& s = *state.sorted;
+  const Partition& part = state.partition;
   BlockState& block = state.block;
+  const WitnessList& list = state.witnesses;
   const auto stride = static_cast<std::size_t>(s.stride);
   for (std::size_t i = begin; i < end; ++i) {
     const std::size_t r = i - block.begin;
-    if (block.first[r] == Verdict::excluded) {
-      block.final_verdict[r] = Verdict::excluded;
-      continue;
+    Verdict v = block.first[r];
+    if (v != Verdict::excluded) {
+      // Witnesses before p in score order, and those after it with the same score.
+      const std::size_t local_end = part.count_below(s.run_end[part.position(i)]);
+      const std::size_t witnesses = list.prefix[local_end - block.begin];
+      const Probe p{block.rows.data() + r * stride, block.codes.data() + r * Words, s.mask, s.d};
+      const auto test = [&](std::size_t k) {
+        return dominance_step<Isa, Classify>(block.rows.data() + std::size_t{list.rows[k]} * stride, p, v);
+      };
+      Ops<Isa>::template for_each_candidate<Words>(list.codes.data(), 0, witnesses, p, s.quantiser, test);
     }
-    // Witnesses before p in score order, and those after it with the same score.
-    const std::size_t witnesses = block.witness_prefix[s.run_end[i] - block.begin];
-    const Probe p{block.rows.data() + r * stride, block.below_median[r], block.below_quartile[r], s.mask, s.d};
-    block.final_verdict[r] = s.classify ? query_block<Isa, true>(block, r, witnesses, s.stride, p)
-                                        : query_block<Isa, false>(block, r, witnesses, s.stride, p);
+    block.final_verdict[r] = v;
   }
+}
+
+// The survivors at sorted positions [begin, end) (of every partition) against the other
+// partitions' witnesses of lower or equal score. parts[scratch]'s tile buffers hold one point of
+// scratch (sized by the driver).
+template <class Isa, bool Classify, int Words>
+void cross_points(std::span<CuboidState> parts, std::size_t scratch, std::size_t begin, std::size_t end,
+                  Verdict* verdicts) {
+  const SortedCandidates& s = *parts[0].sorted;
+  float* row = parts[scratch].block.rows.data();
+  std::uint64_t* codes = parts[scratch].block.codes.data();
+  for (std::size_t position = begin; position < end; ++position) {
+    Verdict& v = verdicts[s.positions[position]];
+    if (v == Verdict::excluded) continue;
+    const std::size_t self = position % parts.size();
+    const std::uint32_t below_median = load_point<Isa>(s, position, row, codes);
+    const Probe p{row, codes, s.mask, s.d};
+    for (std::size_t other = 0; other < parts.size() && v != Verdict::excluded; ++other)
+      if (other != self)
+        v = query_confirmed<Isa, Classify, Words, true>(parts[other].confirmed.view(), s, p, below_median, v,
+                                                        s.run_end[position]);
+  }
+}
+
+// Picks the instantiation for the mode and the code width once per call (a chunk of points).
+template <class Isa, template <class, bool, int> class Phase, class... Args>
+void dispatch(const SortedCandidates& s, Args&&... args) {
+  switch (s.quantiser.words) {
+    case 1:
+      return s.classify ? Phase<Isa, true, 1>::run(args...) : Phase<Isa, false, 1>::run(args...);
+    case 2:
+      return s.classify ? Phase<Isa, true, 2>::run(args...) : Phase<Isa, false, 2>::run(args...);
+    default:
+      return s.classify ? Phase<Isa, true, 4>::run(args...) : Phase<Isa, false, 4>::run(args...);
+  }
+}
+
+template <class Isa, bool Classify, int Words>
+struct Phase1 {
+  static void run(CuboidState& state, std::size_t begin, std::size_t end) {
+    phase1_points<Isa, Classify, Words>(state, begin, end);
+  }
+};
+template <class Isa, bool Classify, int Words>
+struct Phase2 {
+  static void run(CuboidState& state, std::size_t begin, std::size_t end) {
+    phase2_points<Isa, Classify, Words>(state, begin, end);
+  }
+};
+template <class Isa, bool Classify, int Words>
+struct Cross {
+  static void run(std::span<CuboidState> parts, std::size_t scratch, std::size_t begin, std::size_t end,
+                  Verdict* verdicts) {
+    cross_points<Isa, Classify, Words>(parts, scratch, begin, end, verdicts);
+  }
+};
+
+template <class Isa>
+void phase1(CuboidState& state, std::size_t begin, std::size_t end) {
+  dispatch<Isa, Phase1>(*state.sorted, state, begin, end);
+}
+template <class Isa>
+void phase2(CuboidState& state, std::size_t begin, std::size_t end) {
+  dispatch<Isa, Phase2>(*state.sorted, state, begin, end);
+}
+template <class Isa>
+void cross(std::span<CuboidState> parts, std::size_t scratch, std::size_t begin, std::size_t end,
+           Verdict* verdicts) {
+  dispatch<Isa, Cross>(*parts[0].sorted, parts, scratch, begin, end, verdicts);
 }
 
 }  // namespace sextant::cpu::detail::kernels
@@ -198,6 +380,6 @@ void phase2(CuboidState& state, std::size_t begin, std::size_t end) {
 namespace sextant::cpu::detail {
 template <class Isa>
 CuboidKernels cuboid_kernels() noexcept {
-  return {&kernels::phase1<Isa>, &kernels::phase2<Isa>};
+  return {&kernels::phase1<Isa>, &kernels::phase2<Isa>, &kernels::cross<Isa>};
 }
 }  // namespace sextant::cpu::detail

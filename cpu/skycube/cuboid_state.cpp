@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <numeric>
+#include <limits>
 #include <utility>
 
 #include "cpu/simd/dominance.hpp"
@@ -43,8 +43,8 @@ void radix_sort(std::vector<std::uint32_t>& keys, std::vector<std::uint32_t>& va
 
 }  // namespace
 
-void SortedCandidates::prepare(const Dataset& dataset, CandidateList candidates, Mask subspace, bool classify_mode,
-                               int threads) {
+void SortedCandidates::prepare(const Dataset& dataset, CandidateList candidates, Mask subspace,
+                               bool classify_mode, int threads) {
   data = &dataset;
   mask = subspace;
   d = dataset.dims();
@@ -58,14 +58,19 @@ void SortedCandidates::prepare(const Dataset& dataset, CandidateList candidates,
 
   keys_.resize(m);
   positions.resize(m);
-  const auto n_signed = static_cast<std::ptrdiff_t>(m);
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && m >= 65536)
-  for (std::ptrdiff_t i = 0; i < n_signed; ++i) {
-    const float* row = dataset.row(candidates[static_cast<std::size_t>(i)]);
-    float score = 0.0f;
-    for (int c = 0; c < column_count; ++c) score += row[columns[c]];
-    keys_[i] = ordered_key(score + 0.0f);
+  const auto score = [&](std::size_t i) {
+    const float* row = dataset.row(candidates[i]);
+    float sum = 0.0f;
+    for (int c = 0; c < column_count; ++c) sum += row[columns[c]];
+    keys_[i] = ordered_key(sum + 0.0f);
     positions[i] = static_cast<std::uint32_t>(i);
+  };
+  if (threads > 1 && m >= 65536) {
+    const auto n = static_cast<std::ptrdiff_t>(m);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (std::ptrdiff_t i = 0; i < n; ++i) score(static_cast<std::size_t>(i));
+  } else {
+    for (std::size_t i = 0; i < m; ++i) score(i);
   }
   // Ties keep candidate order (= ascending id) because the sort is stable.
   if (m > 0) {
@@ -86,43 +91,68 @@ void SortedCandidates::prepare(const Dataset& dataset, CandidateList candidates,
   ids.resize(m);
   run_end.resize(m);
   for (std::size_t k = 0; k < m; ++k) ids[k] = candidates[positions[k]];
-  for (std::size_t k = m; k-- > 0;) run_end[k] = k + 1 < m && keys_[k + 1] == keys_[k] ? run_end[k + 1] : static_cast<std::uint32_t>(k + 1);
+  for (std::size_t k = m; k-- > 0;)
+    run_end[k] = k + 1 < m && keys_[k + 1] == keys_[k] ? run_end[k + 1] : static_cast<std::uint32_t>(k + 1);
 
-  // Pivots from an even sample of the candidates: the median of each column of δ, and the
-  // medians of the lower and upper halves. Any values keep the mask tests sound; good ones make
-  // them selective.
-  median.assign(static_cast<std::size_t>(stride), 0.0f);
-  quartile_low.assign(static_cast<std::size_t>(stride), 0.0f);
-  quartile_high.assign(static_cast<std::size_t>(stride), 0.0f);
-  const std::size_t s = std::min(m, CuboidPolicy::pivot_sample);
-  if (s == 0) return;
-  sample_.resize(s);
-  for (int c = 0; c < column_count; ++c) {
-    const int column = columns[c];
-    for (std::size_t j = 0; j < s; ++j) sample_[j] = dataset.row(candidates[j * m / s])[column];
-    const auto mid = static_cast<std::ptrdiff_t>(s / 2);
-    const auto begin = sample_.begin();
-    std::nth_element(begin, begin + mid, sample_.end());
-    median[column] = begin[mid];
-    std::nth_element(begin, begin + mid / 2, begin + mid);
-    quartile_low[column] = mid > 0 ? begin[mid / 2] : begin[mid];
-    const auto upper = mid + (static_cast<std::ptrdiff_t>(s) - mid) / 2;
-    std::nth_element(begin + mid, begin + upper, sample_.end());
-    quartile_high[column] = begin[upper];
+  fit_quantiser(dataset, candidates);
+}
+
+// Quartiles (and extremes) of an even sample of the candidates on each column of δ. Any values
+// keep the code test sound (the map stays monotone); good ones make it selective.
+void SortedCandidates::fit_quantiser(const Dataset& dataset, CandidateList candidates) {
+  Quantiser& q = quantiser;
+  const auto s = static_cast<std::size_t>(stride);
+  q.field_bits = d > 8 && d <= 12 ? 5 : 8;
+  q.words = q.field_bits == 5 || d <= 8 ? 1 : d <= 16 ? 2 : 4;
+  const int fields_per_word = 64 / q.field_bits;
+  const std::uint64_t guard_bit = std::uint64_t{1} << (q.field_bits - 1);
+  q.high = 0;
+  for (int f = 0; f < fields_per_word; ++f) q.high |= guard_bit << (f * q.field_bits);
+  q.guard.fill(0);
+  q.bound.assign(Quantiser::pieces * s, 0.0f);
+  q.scale.assign(Quantiser::pieces * s, 0.0f);
+  for (Mask rest = mask; rest != 0; rest &= rest - 1) {
+    const int column = std::countr_zero(rest);
+    q.guard[static_cast<std::size_t>(column / fields_per_word)] |=
+        guard_bit << (column % fields_per_word * q.field_bits);
+  }
+
+  const std::size_t m = candidates.size();
+  const std::size_t n = std::min(m, std::clamp<std::size_t>(m / 16, CuboidPolicy::min_quantiser_sample,
+                                                            CuboidPolicy::max_quantiser_sample));
+  if (n == 0) return;
+  sample_.resize(n);
+  for (Mask rest = mask; rest != 0; rest &= rest - 1) {
+    const int column = std::countr_zero(rest);
+    for (std::size_t j = 0; j < n; ++j) sample_[j] = dataset.row(candidates[j * m / n])[column];
+    std::sort(sample_.begin(), sample_.end());
+    const std::array<float, Quantiser::pieces + 1> ends = {sample_[0], sample_[n / 4], sample_[n / 2],
+                                                           sample_[3 * n / 4], sample_[n - 1]};
+    for (int piece = 0; piece < Quantiser::pieces; ++piece) {
+      const float width = ends[piece + 1] - ends[piece];
+      const std::size_t at = static_cast<std::size_t>(piece) * s + static_cast<std::size_t>(column);
+      q.bound[at] = ends[piece];
+      q.scale[at] = width > 0.0f && width < std::numeric_limits<float>::infinity()
+                        ? static_cast<float>(Quantiser::codes_per_piece) / width
+                        : 0.0f;
+    }
   }
 }
 
 // ---- ConfirmedSet ------------------------------------------------------------------------------
 
-void ConfirmedSet::Storage::resize(std::size_t points, int stride) {
+void ConfirmedSet::Storage::resize(std::size_t points, int stride, int code_words) {
   below_median.resize(points);
-  below_quartile.resize(points);
+  positions.resize(points);
+  codes.resize(points * static_cast<std::size_t>(code_words));
   rows.resize(points * static_cast<std::size_t>(stride));
 }
 
-void ConfirmedSet::reset(int d, int stride, Mask mask) {
+void ConfirmedSet::reset(int d, int stride, int code_words, Mask mask, std::size_t partitions) {
   d_ = d;
+  partitions_ = partitions;
   stride_ = stride;
+  code_words_ = code_words;
   mask_ = mask;
   size_ = 0;
   group_mask_ = 0;
@@ -132,31 +162,41 @@ void ConfirmedSet::reset(int d, int stride, Mask mask) {
   tail_start_ = 0;
   tail_count_ = 0;
   tail_capacity_ = CuboidPolicy::min_tail;
-  live_.resize(tail_capacity_ + CuboidPolicy::simd_pad, stride_);
+  order_.clear();
+  live_.resize(tail_capacity_ + CuboidPolicy::simd_pad, stride_, code_words_);
 }
 
 ConfirmedView ConfirmedSet::view() const noexcept {
-  return {live_.below_median.data(), live_.below_quartile.data(), live_.rows.data(), start_.data(), count_.data(),
-          group_mask_,           static_cast<std::uint32_t>(start_.size()), tail_start_, tail_count_};
+  return {live_.codes.data(),
+          live_.rows.data(),
+          live_.positions.data(),
+          start_.data(),
+          count_.data(),
+          group_mask_,
+          static_cast<std::uint32_t>(start_.size()),
+          tail_start_,
+          tail_count_};
 }
 
 void ConfirmedSet::place(Storage& to, std::size_t at, const Storage& from, std::size_t index) const {
   to.below_median[at] = from.below_median[index];
-  to.below_quartile[at] = from.below_quartile[index];
+  to.positions[at] = from.positions[index];
+  const auto cw = static_cast<std::size_t>(code_words_);
+  std::copy_n(from.codes.data() + index * cw, cw, to.codes.data() + at * cw);
   const auto s = static_cast<std::size_t>(stride_);
   std::copy_n(from.rows.data() + index * s, s, to.rows.data() + at * s);
 }
 
-void ConfirmedSet::add(const float* row, std::uint32_t below_median, std::uint32_t below_quartile) {
+void ConfirmedSet::add(const float* row, const std::uint64_t* codes, std::uint32_t below_median,
+                       std::uint32_t position) {
   const std::uint32_t key = extract_bits(below_median, group_mask_);
-  std::size_t at;
-  if (count_[key] < capacity_[key]) {
-    at = start_[key] + count_[key]++;
-  } else {
-    at = tail_start_ + tail_count_++;
-  }
+  const std::size_t at =
+      count_[key] < capacity_[key] ? start_[key] + count_[key]++ : tail_start_ + tail_count_++;
   live_.below_median[at] = below_median;
-  live_.below_quartile[at] = below_quartile;
+  live_.positions[at] = position;
+  order_.push_back(static_cast<std::uint32_t>(at));
+  const auto cw = static_cast<std::size_t>(code_words_);
+  std::copy_n(codes, cw, live_.codes.data() + at * cw);
   const auto s = static_cast<std::size_t>(stride_);
   std::copy_n(row, s, live_.rows.data() + at * s);
   ++size_;
@@ -165,27 +205,18 @@ void ConfirmedSet::add(const float* row, std::uint32_t below_median, std::uint32
 
 // Regroups all points on more columns as the set grows; every group gets as much room again as
 // it holds, so regrouping happens about once per doubling (amortised O(1) copies per point).
+// Points are placed in insertion (= sorted-position) order, so every group stays in score order.
 void ConfirmedSet::regroup() {
   int bits = 0;
   const int max_bits = std::min(level(mask_), CuboidPolicy::max_group_bits);
-  while (bits < max_bits && (size_ >> (bits + 1)) >= CuboidPolicy::points_per_group) ++bits;
+  while (bits < max_bits && ((size_ * partitions_) >> (bits + 1)) >= CuboidPolicy::points_per_group) ++bits;
   std::uint32_t group_mask = 0;
   Mask rest = mask_;
   for (int b = 0; b < bits; ++b, rest &= rest - 1) group_mask |= rest & (~rest + 1);
   const std::size_t groups = std::size_t{1} << bits;
 
-  // The old layout, read while the new one is written to spare_.
-  old_start_.swap(start_);
-  old_count_.swap(count_);
-  const std::size_t old_tail_start = tail_start_;
-  const auto for_each_point = [&](auto&& f) {
-    for (std::size_t g = 0; g < old_start_.size(); ++g)
-      for (std::size_t i = old_start_[g]; i < old_start_[g] + old_count_[g]; ++i) f(i);
-    for (std::size_t i = old_tail_start; i < old_tail_start + tail_count_; ++i) f(i);
-  };
   capacity_.assign(groups, 0);
-  for_each_point([&](std::size_t i) { ++capacity_[extract_bits(live_.below_median[i], group_mask)]; });
-
+  for (const std::uint32_t i : order_) ++capacity_[extract_bits(live_.below_median[i], group_mask)];
   start_.resize(groups);
   count_.assign(groups, 0);
   std::size_t total = 0;
@@ -195,42 +226,45 @@ void ConfirmedSet::regroup() {
     total += capacity_[g];
   }
   tail_start_ = total;
-  tail_capacity_ = std::max(CuboidPolicy::min_tail, size_ / 16);
-  spare_.resize(total + tail_capacity_ + CuboidPolicy::simd_pad, stride_);
-  for_each_point([&](std::size_t i) {
-    const std::uint32_t key = extract_bits(live_.below_median[i], group_mask);
-    place(spare_, start_[key] + count_[key]++, live_, i);
-  });
   tail_count_ = 0;
+  tail_capacity_ = std::max(CuboidPolicy::min_tail, size_ / 16);
+  spare_.resize(total + tail_capacity_ + CuboidPolicy::simd_pad, stride_, code_words_);
+  for (std::uint32_t& i : order_) {
+    const std::uint32_t key = extract_bits(live_.below_median[i], group_mask);
+    const std::uint32_t at = start_[key] + count_[key]++;
+    place(spare_, at, live_, i);
+    i = at;
+  }
   group_mask_ = group_mask;
   std::swap(live_, spare_);
 }
 
 // ---- BlockState --------------------------------------------------------------------------------
 
-void BlockState::resize(std::size_t points, int stride) {
+void BlockState::resize(std::size_t points, int stride, int words) {
+  code_words = words;
   rows.resize(points * static_cast<std::size_t>(stride));
+  codes.resize(points * static_cast<std::size_t>(words));
   below_median.resize(points);
-  below_quartile.resize(points);
   first.resize(points);
   final_verdict.resize(points);
-  witness_median.resize(points + CuboidPolicy::simd_pad);
-  witness_quartile.resize(points + CuboidPolicy::simd_pad);
-  witness_row.resize(points + CuboidPolicy::simd_pad);
-  witness_prefix.resize(points + 1);
 }
 
-void BlockState::collect_witnesses() {
+void WitnessList::build(const BlockState& block) {
+  const auto words = static_cast<std::size_t>(block.code_words);
+  const std::size_t points = block.size();
+  if (codes.size() < (points + CuboidPolicy::simd_pad) * words)
+    codes.resize((points + CuboidPolicy::simd_pad) * words);
+  if (rows.size() < points) rows.resize(points);
+  if (prefix.size() < points + 1) prefix.resize(points + 1);
   std::uint32_t n = 0;
-  for (std::size_t r = 0; r < size(); ++r) {
-    witness_prefix[r] = n;
-    if (first[r] != Verdict::skyline) continue;
-    witness_median[n] = below_median[r];
-    witness_quartile[n] = below_quartile[r];
-    witness_row[n] = static_cast<std::uint32_t>(r);
-    ++n;
+  for (std::size_t r = 0; r < points; ++r) {
+    prefix[r] = n;
+    if (block.first[r] != Verdict::skyline) continue;
+    std::copy_n(block.codes.data() + r * words, words, codes.data() + std::size_t{n} * words);
+    rows[n++] = static_cast<std::uint32_t>(r);
   }
-  witness_prefix[size()] = n;
+  prefix[points] = n;
 }
 
 }  // namespace sextant::cpu::detail

@@ -4,21 +4,31 @@
 //
 //  * SortedCandidates: the candidates in (score, id) order, score = float sum over δ's columns.
 //    Float addition rounds monotonically, so a point can only be (strictly) dominated by points
-//    of lower or equal score; equal scores form runs that are never split between blocks.
+//    of lower or equal score; equal scores form runs that are never split between tiles.
+//  * Quantiser: per-column codes for a cheap, selective filter before any dominance test (DT).
 //  * ConfirmedSet: the witnesses found so far (the skyline S_δ in classify mode, S+_δ in
-//    extended mode), grouped by their below-median mask on up to max_group_bits columns of δ.
-//    A query enumerates only the groups whose mask covers the query's below-median columns
-//    (Equation 1 of paper 004, Appendix B.2, applied to whole groups), then runs per-point mask
-//    tests on the median and quartile masks, and only then a SIMD dominance test (DT).
-//  * BlockState: the current block (tile) of sorted points, tested in parallel first against
-//    the ConfirmedSet (phase 1), then against the surviving earlier points of the block (phase 2).
+//    extended mode), grouped by their below-median mask on up to max_group_bits columns of δ,
+//    in score order inside every group. A query enumerates only the groups whose mask covers the
+//    query's below-median columns (Equation 1 of paper 004, Appendix B.2, applied to a whole
+//    group), then filters the group's points 4 or 8 at a time on their codes, and only then
+//    runs a SIMD DT.
+//  * BlockState: the current tile of sorted points, tested first against the ConfirmedSet
+//    (phase 1), then against the tile's earlier witnesses (phase 2); its witnesses then join the
+//    ConfirmedSet (phase 3).
 //
 // Why only witnesses: if any candidate dominates p in δ, some skyline point of δ does (dominance
 // is transitive and acyclic); if any candidate strictly dominates p, some skyline point does
 // too (r ≺ q and q strictly below p on every column ⇒ r strictly below p). So S_δ alone decides
 // both S_δ and S+_δ, and S+_δ alone decides S+_δ.
+//
+// A team splits the sorted candidates into interleaved partitions (position mod threads): every
+// thread runs the tiles of its own partition, then checks its survivors against the other
+// partitions' witnesses of lower or equal score (Partition, cross phase). Any candidate that
+// dominates p proves p dominated, and every skyline point of δ is a witness of its partition,
+// so the verdicts are exact; the work is about that of one thread, with two barriers.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -38,15 +48,17 @@ enum class Verdict : std::uint8_t {
 
 // Tuning knobs of the CPU cuboid algorithm.
 struct CuboidPolicy {
-  static constexpr std::size_t sequential_block = 256;      // points per tile, one thread
-  static constexpr std::size_t parallel_block = 2048;       // points per tile, a team
+  // Tiles grow while few points survive phase 1, so that a tile holds about this many witnesses
+  // (bounding phase 2); a tile has at most 64 times as many points.
+  static constexpr std::size_t tile_witnesses = 64;
   static constexpr std::size_t parallel_min_points = 4096;  // fewer candidates: one thread
-  static constexpr std::size_t parallel_chunk = 32;         // points per OpenMP work item
+  static constexpr std::size_t cross_chunk = 256;           // sorted positions per cross-phase work item
   static constexpr int max_group_bits = 12;                 // at most 4096 groups
   static constexpr std::size_t points_per_group = 16;       // grouping granularity
-  static constexpr std::size_t pivot_sample = 2048;         // candidates sampled for pivots
+  static constexpr std::size_t min_quantiser_sample = 32;   // candidates sampled for the quantiser:
+  static constexpr std::size_t max_quantiser_sample = 256;  //   m / 16, within these bounds
   static constexpr std::size_t min_tail = 64;               // ungrouped witnesses before regrouping
-  static constexpr std::size_t simd_pad = 8;                // slack for 8-lane loads past the end
+  static constexpr std::size_t simd_pad = 8;                // slack (points) for vector loads past the end
 };
 
 // Candidate ids: an ascending list, or (list empty, count given) all points 0 .. count-1.
@@ -67,6 +79,28 @@ constexpr std::uint32_t extract_bits(std::uint32_t x, std::uint32_t m) noexcept 
   return out;
 }
 
+// Quantised coordinates for the per-point filter: every column becomes a 7-bit code through a
+// monotone, piecewise-linear map whose pieces are the sampled quartiles of the candidates (32
+// codes per quarter). q <= p on a column implies code(q) <= code(p), so "code(q) <= code(p) on
+// every column of δ" is a necessary condition for q to dominate p (Equation 1 of Appendix B.2
+// with many pivots per column instead of one); code < 64 <=> below the sampled median, which
+// gives the group key.
+//
+// Codes are packed into 64-bit words as fields with a guard bit on top, so one subtraction
+// compares all fields at once (SWAR): ((p | high) - q) keeps a field's guard bit iff p >= q in
+// that field, and no borrow crosses fields. 8 < d <= 12: 5-bit fields holding the top 4 code
+// bits, one word per point; otherwise bytes holding all 7 bits, 1, 2 or 4 words per point.
+struct Quantiser {
+  static constexpr int pieces = 4;
+  static constexpr int codes_per_piece = 32;
+  int field_bits = 8;                    // 5 or 8
+  int words = 1;                         // 64-bit words per point: 1, 2 or 4
+  std::uint64_t high = 0;                // the guard bit of every field of a word
+  std::array<std::uint64_t, 4> guard{};  // the guard bits of δ's columns, per word
+  AlignedVector<float> bound;            // [piece][stride]: lower end of each piece (0 outside δ)
+  AlignedVector<float> scale;            // [piece][stride]: codes per unit inside the piece
+};
+
 struct SortedCandidates {
   const Dataset* data = nullptr;
   Mask mask = 0;
@@ -76,27 +110,40 @@ struct SortedCandidates {
   std::vector<PointId> ids;              // sorted order
   std::vector<std::uint32_t> positions;  // index in the candidate list, sorted order
   std::vector<std::uint32_t> run_end;    // one past the last point with the same score
-  AlignedVector<float> median;           // pivots per column (stride entries; 0 outside δ)
-  AlignedVector<float> quartile_low;     // pivot below the median
-  AlignedVector<float> quartile_high;    // pivot at or above the median
+  Quantiser quantiser;
 
   std::size_t size() const noexcept { return ids.size(); }
 
-  // Scores, sorts and picks the pivots; `threads` > 1 parallelises the scoring.
+  // Scores, sorts and fits the quantiser; `threads` > 1 parallelises the scoring.
   void prepare(const Dataset& data, CandidateList candidates, Mask mask, bool classify, int threads);
 
  private:
+  void fit_quantiser(const Dataset& data, CandidateList candidates);
   std::vector<std::uint32_t> keys_, key_scratch_, pos_scratch_;  // radix sort buffers
-  std::vector<float> sample_;
   std::vector<std::uint64_t> packed_;
+  std::vector<float> sample_;
+};
+
+// The sorted positions first, first + step, first + 2 step, ... (local index i <-> position
+// first + i * step); one thread's share of a team's cuboid, or everything (first 0, step 1).
+struct Partition {
+  std::size_t first = 0;
+  std::size_t step = 1;
+  std::size_t size = 0;
+
+  std::size_t position(std::size_t i) const noexcept { return first + i * step; }
+  // Local indices whose position is below `position`.
+  std::size_t count_below(std::size_t position) const noexcept {
+    return position <= first ? 0 : (position - first + step - 1) / step;
+  }
 };
 
 // Kernel view of the confirmed set: groups [start[g], start[g] + count[g]) and the tail
-// [tail_start, tail_start + tail_count) index the SoA arrays.
+// [tail_start, tail_start + tail_count) index the SoA arrays; each range is in score order.
 struct ConfirmedView {
-  const std::uint32_t* below_median;
-  const std::uint32_t* below_quartile;
+  const std::uint64_t* codes;
   const float* rows;
+  const std::uint32_t* positions;  // sorted position of each point
   const std::uint32_t* start;
   const std::uint32_t* count;
   std::uint32_t group_mask;  // δ columns used for the group key
@@ -107,57 +154,79 @@ struct ConfirmedView {
 
 class ConfirmedSet {
  public:
-  void reset(int d, int stride, Mask mask);
-  void add(const float* row, std::uint32_t below_median, std::uint32_t below_quartile);
+  // `partitions`: how many sets share the witnesses (a team's cuboid). Queries scan all of them,
+  // so each is grouped as finely as one set holding everything would be.
+  void reset(int d, int stride, int code_words, Mask mask, std::size_t partitions = 1);
+  // Points must come in increasing sorted position.
+  void add(const float* row, const std::uint64_t* codes, std::uint32_t below_median, std::uint32_t position);
   std::size_t size() const noexcept { return size_; }
   ConfirmedView view() const noexcept;
 
  private:
   struct Storage {
-    std::vector<std::uint32_t> below_median, below_quartile;
+    std::vector<std::uint32_t> below_median, positions;
+    AlignedVector<std::uint64_t> codes;
     AlignedVector<float> rows;
-    void resize(std::size_t points, int stride);
+    void resize(std::size_t points, int stride, int code_words);
   };
   void place(Storage& to, std::size_t at, const Storage& from, std::size_t index) const;
   void regroup();
 
   int d_ = 0;
   int stride_ = 0;
+  int code_words_ = 1;
   Mask mask_ = 0;
+  std::size_t partitions_ = 1;
   std::size_t size_ = 0;
   std::uint32_t group_mask_ = 0;
-  std::vector<std::uint32_t> start_{0}, count_{0}, capacity_{0}, old_start_, old_count_;
+  std::vector<std::uint32_t> start_{0}, count_{0}, capacity_{0};
+  std::vector<std::uint32_t> order_;  // storage index of every point, in insertion order
   std::size_t tail_start_ = 0, tail_count_ = 0, tail_capacity_ = 0;
   Storage live_, spare_;
 };
 
 struct BlockState {
-  std::size_t begin = 0;  // sorted positions [begin, end)
+  std::size_t begin = 0;  // local indices [begin, end) of the partition
   std::size_t end = 0;
+  int code_words = 1;
   AlignedVector<float> rows;  // padded rows, block-relative
-  std::vector<std::uint32_t> below_median, below_quartile;
+  AlignedVector<std::uint64_t> codes;
+  std::vector<std::uint32_t> below_median;
   std::vector<Verdict> first, final_verdict;  // after phase 1, after phase 2
-  // Witnesses of phase 2 (block points that survived phase 1 as witnesses), block order.
-  std::vector<std::uint32_t> witness_median, witness_quartile, witness_row;
-  std::vector<std::uint32_t> witness_prefix;  // witnesses before block point r (size + 1)
 
   std::size_t size() const noexcept { return end - begin; }
-  void resize(std::size_t points, int stride);
-  // Collects the witnesses after phase 1.
-  void collect_witnesses();
+  void resize(std::size_t points, int stride, int code_words);
 };
 
+// The tile's points that survived phase 1 as witnesses, compacted in tile order, for phase 2.
+struct WitnessList {
+  AlignedVector<std::uint64_t> codes;
+  std::vector<std::uint32_t> rows;    // block-relative point index
+  std::vector<std::uint32_t> prefix;  // witnesses before block point r (size() + 1 entries)
+
+  void build(const BlockState& block);
+};
+
+// One partition's computation.
 struct CuboidState {
-  SortedCandidates sorted;
+  const SortedCandidates* sorted = nullptr;
+  Partition partition;
   ConfirmedSet confirmed;
   BlockState block;
+  WitnessList witnesses;
+  double survival = 1.0;  // witnesses per point in the last tile
 };
 
 // The hot loops, one instantiation per ISA (cuboid_kernels_avx2.cpp, cuboid_kernels_scalar.cpp).
-// Both take absolute sorted positions inside the current block.
+// phase1 / phase2 take local indices inside the current tile. cross checks the points at sorted
+// positions [begin, end) that are not excluded against the confirmed sets of the partitions
+// they are not in, updating `verdicts` (indexed by candidate position); parts[scratch] lends its
+// tile buffers as scratch.
 struct CuboidKernels {
   void (*phase1)(CuboidState& state, std::size_t begin, std::size_t end);
   void (*phase2)(CuboidState& state, std::size_t begin, std::size_t end);
+  void (*cross)(std::span<CuboidState> parts, std::size_t scratch, std::size_t begin, std::size_t end,
+                Verdict* verdicts);
 };
 
 template <class Isa>

@@ -1,8 +1,10 @@
 #include "cpu/skycube/mdmc_cpu.hpp"
 
 #include <algorithm>
+#include <string>
 #include <type_traits>
 
+#include "core/error.hpp"
 #include "cpu/simd/isa.hpp"
 
 namespace sextant::skycube {
@@ -29,14 +31,19 @@ void MdmcScratch::prepare(int columns, int levels) {
 
 }  // namespace detail
 
+MdmcCpu::MdmcCpu(const MdmcCpuOptions& options) : options_(options) {
+  if (options.filter_levels < 1 || options.filter_levels > QuadTree::levels)
+    throw Error::argument("filter_levels", std::to_string(options.filter_levels), "1..3");
+}
+
 void MdmcCpu::process(const MdmcTasks<MdmcShared>& tasks, HashCubePart& out) {
   scratch_.prepare(tasks.shared.tree.dims(), tasks.shared.max_level);
   if (tasks.begin >= tasks.end) return;
   cpu::dispatch_isa([&](auto isa) {
     if constexpr (std::is_same_v<decltype(isa), cpu::Avx2Isa>)
-      detail::mdmc_process_avx2(tasks, scratch_, out);
+      detail::mdmc_process_avx2(tasks, options_, scratch_, out);
     else
-      detail::mdmc_process_scalar(tasks, scratch_, out);
+      detail::mdmc_process_scalar(tasks, options_, scratch_, out);
   });
 }
 

@@ -35,6 +35,15 @@ struct MdmcCpuStats {
   }
 };
 
+// Run-time choices of the CPU hooks.
+struct MdmcCpuOptions {
+  // Tree levels the label-only filter reads: 1 (medians) .. 3 (full paths). A deeper filter
+  // settles more subspaces before the refine but visits every node of its level; since the
+  // refine prunes each leaf with its full three-level label anyway (SIMD), 1 is the fastest
+  // on the benchmark data (d = 8 and 12; see mdmc_cpu_kernel.hpp).
+  int filter_levels = 1;
+};
+
 namespace detail {
 
 // Per-worker bitmaps over the 2^d subspace masks (bit m of word m / 64 = subspace m; bit 0, the
@@ -55,8 +64,10 @@ struct MdmcScratch {
   void prepare(int columns, int levels);
 };
 
-void mdmc_process_scalar(const MdmcTasks<MdmcShared>& tasks, MdmcScratch& scratch, HashCubePart& out);
-void mdmc_process_avx2(const MdmcTasks<MdmcShared>& tasks, MdmcScratch& scratch, HashCubePart& out);
+void mdmc_process_scalar(const MdmcTasks<MdmcShared>& tasks, const MdmcCpuOptions& options,
+                         MdmcScratch& scratch, HashCubePart& out);
+void mdmc_process_avx2(const MdmcTasks<MdmcShared>& tasks, const MdmcCpuOptions& options,
+                       MdmcScratch& scratch, HashCubePart& out);
 
 }  // namespace detail
 
@@ -65,12 +76,17 @@ class MdmcCpu {
   static constexpr std::string_view name = "mdmc-cpu";
   static constexpr DeviceKind device_kind = DeviceKind::cpu;
 
+  MdmcCpu() = default;
+  // Throws Error for options.filter_levels outside 1..3.
+  explicit MdmcCpu(const MdmcCpuOptions& options);
+
   // Filter + refine for the leaf positions [tasks.begin, tasks.end); one insert per point.
   void process(const MdmcTasks<MdmcShared>& tasks, HashCubePart& out);
 
   const MdmcCpuStats& stats() const noexcept { return scratch_.stats; }
 
  private:
+  MdmcCpuOptions options_;
   detail::MdmcScratch scratch_;
 };
 

@@ -4,11 +4,12 @@
 
 namespace sextant::skycube::detail {
 
-void mdmc_process_avx2(const MdmcTasks<MdmcShared>& tasks, MdmcScratch& scratch, HashCubePart& out) {
+void mdmc_process_avx2(const MdmcTasks<MdmcShared>& tasks, const MdmcCpuOptions& options,
+                       MdmcScratch& scratch, HashCubePart& out) {
 #if defined(__AVX2__)
-  MdmcKernel<cpu::Avx2Isa>::process(tasks, scratch, out);
+  MdmcKernel<cpu::Avx2Isa>::process(tasks, options, scratch, out);
 #else  // a compiler without AVX2 flags: the dispatcher never gets here on such a build's targets
-  MdmcKernel<cpu::ScalarIsa>::process(tasks, scratch, out);
+  MdmcKernel<cpu::ScalarIsa>::process(tasks, options, scratch, out);
 #endif
 }
 

@@ -3,8 +3,9 @@
 
 namespace sextant::skycube::detail {
 
-void mdmc_process_scalar(const MdmcTasks<MdmcShared>& tasks, MdmcScratch& scratch, HashCubePart& out) {
-  MdmcKernel<cpu::ScalarIsa>::process(tasks, scratch, out);
+void mdmc_process_scalar(const MdmcTasks<MdmcShared>& tasks, const MdmcCpuOptions& options,
+                         MdmcScratch& scratch, HashCubePart& out) {
+  MdmcKernel<cpu::ScalarIsa>::process(tasks, options, scratch, out);
 }
 
 }  // namespace sextant::skycube::detail

@@ -5,44 +5,31 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "cpu/skycube/extended_skyline_cpu.hpp"
 #include "cpu/skycube/mdmc_cpu.hpp"
 #include "cpu/skycube/omp_team.hpp"
 #include "templates/skycube/mdmc.hpp"
-
-#if defined(SEXTANT_MDMC_HAS_EXTENDED_SKYLINE)
-#include "cpu/skycube/extended_skyline_cpu.hpp"
-#endif
 
 namespace sextant::skycube {
 
 SkycubeResult mdmc_cpu(const Dataset& data, const SkycubeOptions& options) {
   const int d = data.dims();
   if (d < 1 || d > max_skycube_columns)
-    throw Error::argument("d", std::to_string(d), "1.." + std::to_string(max_skycube_columns),
-                          "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) +
-                              " supported");
+    throw Error::argument(
+        "d", std::to_string(d), "1.." + std::to_string(max_skycube_columns),
+        "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) + " supported");
   if (options.max_level < 0 || options.max_level > d)
     throw Error::argument("max_level", std::to_string(options.max_level),
                           "0.." + std::to_string(d) + " (0 = the column count)");
   if (options.threads < 0)
     throw Error::argument("threads", std::to_string(options.threads), ">= 0 (0 = every core)");
   const int max_level = options.max_level == 0 ? d : options.max_level;
-  const int threads =
-      options.threads > 0 ? options.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  if (data.empty()) {
-    SkycubeResult result;
-    result.template_name = "mdmc";
-    result.cube = HashCube(d, 0, max_level);
-    return result;
-  }
-#if defined(SEXTANT_MDMC_HAS_EXTENDED_SKYLINE)
-  cpu::ExtendedSkylineCpu extended{threads};
+  const int threads = options.threads > 0
+                          ? options.threads
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  cpu::ExtendedSkylineCpu extended{threads};  // the template returns an empty cube for n = 0
   cpu::OmpTeam team(threads);
   return mdmc(data, max_level, extended, MdmcCpu{}, team);
-#else
-  (void)threads;
-  throw Error::unsupported("mdmc_cpu: this build lacks the CPU extended skyline hook");
-#endif
 }
 
 }  // namespace sextant::skycube

@@ -1,6 +1,7 @@
 #include "templates/skycube/lattice_traversal.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <new>
 #include <numeric>
 #include <string>
@@ -10,18 +11,21 @@
 namespace sextant::skycube::detail {
 namespace {
 
-std::size_t input_size(const CuboidOutput& out) noexcept { return out.skyline.size() + out.extended_only.size(); }
+std::size_t input_size(const CuboidOutput& out) noexcept {
+  return out.skyline.size() + out.extended_only.size();
+}
 
 }  // namespace
 
-LatticeRun::LatticeRun(const Dataset& data, int max_level)
-    : data_(data), d_(data.dims()), max_level_(max_level), words_(0) {
+LatticeRun::LatticeRun(const Dataset& data, int max_level, CandidateRule rule)
+    : data_(data), d_(data.dims()), max_level_(max_level), rule_(rule), words_(0) {
   if (d_ < 1 || d_ > max_skycube_columns)
-    throw Error::argument("d", std::to_string(d_), "1.." + std::to_string(max_skycube_columns),
-                          "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) +
-                              " supported");
+    throw Error::argument(
+        "d", std::to_string(d_), "1.." + std::to_string(max_skycube_columns),
+        "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) + " supported");
   if (max_level < 1 || max_level > d_)
-    throw Error::argument("max_level", std::to_string(max_level), "1.." + std::to_string(d_) + " (the column count)");
+    throw Error::argument("max_level", std::to_string(max_level),
+                          "1.." + std::to_string(d_) + " (the column count)");
   words_ = words_for(d_);
   levels_.resize(static_cast<std::size_t>(d_) + 1);
   parents_.resize(static_cast<std::size_t>(d_) + 1);
@@ -37,10 +41,10 @@ void LatticeRun::set_top(CuboidOutput top) {
   try {
     members_.assign(extended_.size() * words_, 0);
   } catch (const std::bad_alloc&) {
-    throw Error(ErrorKind::resource, "skycube: " + std::to_string(extended_.size()) +
-                                         " extended-skyline points x " + std::to_string(words_) +
-                                         " membership words do not fit in host memory (d = " + std::to_string(d_) +
-                                         ")");
+    throw Error(ErrorKind::resource,
+                "skycube: " + std::to_string(extended_.size()) + " extended-skyline points x " +
+                    std::to_string(words_) +
+                    " membership words do not fit in host memory (d = " + std::to_string(d_) + ")");
   }
   levels_[static_cast<std::size_t>(d_)].assign(1, std::move(top));
   rank_[full_mask(d_)] = 0;
@@ -75,14 +79,40 @@ const std::vector<Mask>& LatticeRun::plan(int l) {
   return order_;
 }
 
-CuboidInput LatticeRun::input(Mask subspace, std::vector<PointId>& buffer) const {
+CuboidInput LatticeRun::input(Mask subspace, InputScratch& scratch) const {
   const auto lvl = static_cast<std::size_t>(level(subspace));
   const Mask parent = parents_[lvl][rank_[subspace]];
-  const CuboidOutput& from = levels_[lvl + 1][rank_[parent]];
-  buffer.resize(input_size(from));
+  const std::vector<CuboidOutput>& above = levels_[lvl + 1];
+  const CuboidOutput& from = above[rank_[parent]];
+  std::vector<PointId>& ids = scratch.candidates;
+  ids.resize(input_size(from));
   std::merge(from.skyline.begin(), from.skyline.end(), from.extended_only.begin(), from.extended_only.end(),
-             buffer.begin());
-  return CuboidInput{data_, buffer, subspace};
+             ids.begin());
+  const Mask others = full_mask(d_) & ~subspace & ~parent;
+  if (rule_ == CandidateRule::smallest_parent || others == 0) return CuboidInput{data_, ids, subspace};
+
+  // Keep the points that every other parent holds too: count them per point (branch-free, unlike
+  // merging sorted lists), filter, and clear the counts again.
+  std::vector<std::uint8_t>& hits = scratch.hits;
+  if (hits.size() < extended_.size()) hits.assign(extended_.size(), 0);
+  // Raw pointers: byte stores may alias anything, so the compiler would reload vector internals.
+  std::uint8_t* const count = hits.data();
+  const std::uint32_t* const position = position_.data();
+  const auto for_each_other = [&](auto&& f) {
+    for (Mask rest = others; rest != 0; rest &= rest - 1) {
+      const CuboidOutput& also = above[rank_[subspace | (rest & (~rest + 1))]];
+      for (const std::vector<PointId>* list : {&also.skyline, &also.extended_only}) {
+        const PointId* id = list->data();
+        const PointId* const end = id + list->size();
+        for (; id != end; ++id) f(count[position[*id]]);
+      }
+    }
+  };
+  for_each_other([](std::uint8_t& c) { ++c; });
+  const auto wanted = static_cast<std::uint8_t>(std::popcount(others));
+  std::erase_if(ids, [&](PointId id) { return count[position[id]] != wanted; });
+  for_each_other([](std::uint8_t& c) { c = 0; });
+  return CuboidInput{data_, ids, subspace};
 }
 
 void LatticeRun::release(int l) {

@@ -39,17 +39,17 @@ struct MdmcPolicy {
 
 // The (partial) skycube of `data` up to subspace level max_level (1 .. d). `prototype` is
 // copied once per worker, so a hook keeps per-worker scratch in itself.
-template <ExtendedSkylineHook Extended, class Hook, TaskTeam Team>
-  requires MdmcHook<Hook, MdmcShared>
+template <ExtendedSkylineHook Extended, MdmcHook<MdmcShared> Hook, TaskTeam Team>
 SkycubeResult mdmc(const Dataset& data, int max_level, Extended& extended, const Hook& prototype, Team& team,
                    const MdmcPolicy& policy = {}) {
   const int d = data.dims();
   if (d < 1 || d > max_skycube_columns)
-    throw Error::argument("d", std::to_string(d), "1.." + std::to_string(max_skycube_columns),
-                          "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) +
-                              " supported");
+    throw Error::argument(
+        "d", std::to_string(d), "1.." + std::to_string(max_skycube_columns),
+        "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) + " supported");
   if (max_level < 1 || max_level > d)
-    throw Error::argument("max_level", std::to_string(max_level), "1.." + std::to_string(d) + " (the column count)");
+    throw Error::argument("max_level", std::to_string(max_level),
+                          "1.." + std::to_string(d) + " (the column count)");
 
   SkycubeResult result;
   result.template_name = "mdmc";
@@ -73,7 +73,8 @@ SkycubeResult mdmc(const Dataset& data, int max_level, Extended& extended, const
   std::vector<Hook> hooks(workers, prototype);
   std::vector<HashCubePart> parts(workers, HashCubePart(d, max_level));
   const std::size_t s = tree.size();
-  const std::size_t chunk = std::max({std::size_t{1}, policy.min_chunk, s / (workers * std::max<std::size_t>(1, policy.tasks_per_worker))});
+  const std::size_t chunk = std::max(
+      {std::size_t{1}, policy.min_chunk, s / (workers * std::max<std::size_t>(1, policy.tasks_per_worker))});
   const std::size_t tasks = (s + chunk - 1) / chunk;
   team.run_tasks(tasks, [&](std::size_t task, int worker) {
     const MdmcTasks<MdmcShared> range{shared, task * chunk, std::min(s, (task + 1) * chunk)};

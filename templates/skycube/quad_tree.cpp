@@ -48,11 +48,15 @@ QuadTreeNodes group(std::size_t count, Key key, const std::vector<Mask>& masks_h
 }  // namespace
 
 QuadTree::QuadTree(const Dataset& data, std::span<const PointId> points)
-    : d_(data.dims()), stride_((data.dims() + 7) / 8 * 8), pivots_(static_cast<std::size_t>(data.dims()) * 7) {
+    : d_(data.dims()),
+      stride_((data.dims() + 7) / 8 * 8),
+      pivots_(static_cast<std::size_t>(data.dims()) * 7) {
   const std::size_t s = points.size();
-  if (s > 0xFFFFFFFFu) throw Error::argument("points", std::to_string(s), "< 2^32", "too many points for the tree");
+  if (s > 0xFFFFFFFFu)
+    throw Error::argument("points", std::to_string(s), "< 2^32", "too many points for the tree");
   for (const PointId id : points)
-    if (id >= data.size()) throw Error::internal("QuadTree: point id " + std::to_string(id) + " out of range");
+    if (id >= data.size())
+      throw Error::internal("QuadTree: point id " + std::to_string(id) + " out of range");
 
   // Pivots, column by column, from the sorted column of the tree's points.
   std::vector<float> column(s);
@@ -86,9 +90,9 @@ QuadTree::QuadTree(const Dataset& data, std::span<const PointId> points)
   });
 
   ids_.resize(s);
-  median_.resize(s);
-  quartile_.resize(s);
-  octile_.resize(s);
+  median_.assign(s + label_padding, 0);
+  quartile_.assign(s + label_padding, 0);
+  octile_.assign(s + label_padding, 0);
   rows_ = AlignedBuffer<float>(s * static_cast<std::size_t>(stride_));
   for (std::size_t i = 0; i < s; ++i) {
     const std::uint32_t from = order[i];
@@ -112,12 +116,20 @@ QuadTree::QuadTree(const Dataset& data, std::span<const PointId> points)
     quartile_of_2[k] = quartile_[octiles.first_child[k]];
   }
   nodes_[1] = group(
-      octiles.size(), [&](std::size_t k) { return std::pair(median_of_2[k], quartile_of_2[k]); }, quartile_of_2);
+      octiles.size(), [&](std::size_t k) { return std::pair(median_of_2[k], quartile_of_2[k]); },
+      quartile_of_2);
   const QuadTreeNodes& quartiles = nodes_[1];
   std::vector<Mask> median_of_1(quartiles.size());
   for (std::size_t k = 0; k < quartiles.size(); ++k) median_of_1[k] = median_of_2[quartiles.first_child[k]];
   nodes_[0] = group(
       quartiles.size(), [&](std::size_t k) { return median_of_1[k]; }, median_of_1);
+  nodes_[2].first_leaf = nodes_[2].first_child;
+  for (int lvl = 1; lvl >= 0; --lvl) {
+    QuadTreeNodes& n = nodes_[lvl];
+    n.first_leaf.resize(n.first_child.size());
+    for (std::size_t k = 0; k < n.first_child.size(); ++k)
+      n.first_leaf[k] = nodes_[lvl + 1].first_leaf[n.first_child[k]];
+  }
 }
 
 PathLabel QuadTree::label_of(const float* values) const noexcept {

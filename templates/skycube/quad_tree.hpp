@@ -28,7 +28,8 @@
 // leaves, one node array per level: level 0 = distinct median masks, level 1 = distinct
 // (median, quartile) pairs, level 2 = distinct full paths; node k of a level has the mask of
 // that level and its children [first_child[k], first_child[k+1]) in the next level (leaf
-// positions for level 2), so a traversal can skip whole subtrees.
+// positions for level 2) and its leaves [first_leaf[k], first_leaf[k+1]), so a traversal can
+// skip whole subtrees or scan a subtree's leaves as one flat range.
 #pragma once
 
 #include <cstddef>
@@ -55,15 +56,20 @@ struct PathLabel {
 constexpr Mask better_columns(const PathLabel& q, const PathLabel& p) noexcept {
   const Mask same_half = ~(q.median ^ p.median);
   const Mask same_quarter = same_half & ~(q.quartile ^ p.quartile);
-  return (~q.median & p.median) | (same_half & ~q.quartile & p.quartile) | (same_quarter & ~q.octile & p.octile);
+  return (~q.median & p.median) | (same_half & ~q.quartile & p.quartile) |
+         (same_quarter & ~q.octile & p.octile);
 }
 // Columns on which q is provably strictly worse than p (q[j] > p[j]).
-constexpr Mask worse_columns(const PathLabel& q, const PathLabel& p) noexcept { return better_columns(p, q); }
+constexpr Mask worse_columns(const PathLabel& q, const PathLabel& p) noexcept {
+  return better_columns(p, q);
+}
 
 // One level of the node index (see the file comment).
 struct QuadTreeNodes {
   std::vector<Mask> masks;                 // this level's mask of each node
   std::vector<std::uint32_t> first_child;  // masks.size() + 1 offsets into the next level
+  std::vector<std::uint32_t>
+      first_leaf;  // masks.size() + 1: node k's leaves are [first_leaf[k], first_leaf[k+1])
 
   std::size_t size() const noexcept { return masks.size(); }
 };
@@ -90,9 +96,12 @@ class QuadTree {
 
   // Per leaf position (leaf order).
   std::span<const PointId> ids() const noexcept { return ids_; }
-  std::span<const Mask> median_masks() const noexcept { return median_; }
-  std::span<const Mask> quartile_masks() const noexcept { return quartile_; }
-  std::span<const Mask> octile_masks() const noexcept { return octile_; }
+  // The arrays hold label_padding more (zero) entries past size(), so that a SIMD load of the
+  // last leaves' labels stays in bounds.
+  static constexpr std::size_t label_padding = 16;
+  std::span<const Mask> median_masks() const noexcept { return {median_.data(), size()}; }
+  std::span<const Mask> quartile_masks() const noexcept { return {quartile_.data(), size()}; }
+  std::span<const Mask> octile_masks() const noexcept { return {octile_.data(), size()}; }
   PathLabel label(std::size_t position) const noexcept {
     return {median_[position], quartile_[position], octile_[position]};
   }

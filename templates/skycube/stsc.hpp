@@ -15,21 +15,22 @@ namespace sextant::skycube {
 // `cuboid_hooks` holds one hook per worker of `team` (worker w uses cuboid_hooks[w]). max_level
 // is 1..d; levels above it are computed (lower levels derive from them) but not reported.
 template <ExtendedSkylineHook X, SequentialCuboidHook C, TaskTeam T>
-SkycubeResult stsc(const Dataset& data, int max_level, X& extended, std::span<C> cuboid_hooks, T& team) {
+SkycubeResult stsc(const Dataset& data, int max_level, X& extended, std::span<C> cuboid_hooks, T& team,
+                   CandidateRule rule = CandidateRule::all_parents) {
   const auto workers = static_cast<std::size_t>(team.workers());
   if (cuboid_hooks.size() < workers)
     throw Error::internal("stsc: " + std::to_string(cuboid_hooks.size()) + " cuboid hooks for a team of " +
                           std::to_string(workers) + " workers");
-  std::vector<std::vector<PointId>> buffers(workers);  // per worker: the merged parent lists
+  std::vector<detail::InputScratch> scratch(workers);  // per worker
   const auto top = [&](const CuboidInput& in, CuboidOutput& out) { cuboid_hooks[0].compute(in, out); };
   const auto run_level = [&](detail::LatticeRun& run, std::span<const Mask> masks) {
     team.run_tasks(masks.size(), [&](std::size_t task, int worker) {
       const Mask subspace = masks[task];
       const auto w = static_cast<std::size_t>(worker);
-      cuboid_hooks[w].compute(run.input(subspace, buffers[w]), run.output(subspace));
+      cuboid_hooks[w].compute(run.input(subspace, scratch[w]), run.output(subspace));
     });
   };
-  return detail::run_lattice("stsc", data, max_level, extended, team, top, run_level);
+  return detail::run_lattice("stsc", data, max_level, rule, extended, team, top, run_level);
 }
 
 }  // namespace sextant::skycube

@@ -2,10 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/error.hpp"
+#include "cpu/skycube/extended_skyline_cpu.hpp"
 #include "cpu/skycube/mdmc_cpu.hpp"
 #include "cpu/skycube/mdmc_skycube_cpu.hpp"
 #include "cpu/skycube/omp_team.hpp"
@@ -16,44 +20,59 @@
 namespace sextant::skycube {
 namespace {
 
-// A test-only extended skyline: O(n^2) strict dominance tests.
-struct BruteForceExtendedSkyline {
-  static constexpr std::string_view name = "brute-force";
-  static constexpr DeviceKind device_kind = DeviceKind::cpu;
-
-  std::vector<PointId> extended_skyline(const Dataset& data) {
-    std::vector<PointId> out;
-    for (PointId p = 0; p < data.size(); ++p) {
-      bool dominated = false;
-      for (PointId q = 0; q < data.size() && !dominated; ++q) {
-        bool all_less = true;
-        for (int j = 0; j < data.dims() && all_less; ++j) all_less = data(q, j) < data(p, j);
-        dominated = all_less;
-      }
-      if (!dominated) out.push_back(p);
+// Oracle for the extended skyline's size: O(n^2) strict dominance tests.
+std::size_t brute_force_extended_skyline_size(const Dataset& data) {
+  std::size_t count = 0;
+  for (PointId p = 0; p < data.size(); ++p) {
+    bool dominated = false;
+    for (PointId q = 0; q < data.size() && !dominated; ++q) {
+      bool all_less = true;
+      for (int j = 0; j < data.dims() && all_less; ++j) all_less = data(q, j) < data(p, j);
+      dominated = all_less;
     }
-    return out;
+    count += dominated ? 0 : 1;
   }
-};
-static_assert(ExtendedSkylineHook<BruteForceExtendedSkyline>);
-
-SkycubeResult run_mdmc(const Dataset& data, int max_level, int threads, const MdmcPolicy& policy = {}) {
-  BruteForceExtendedSkyline extended;
-  cpu::OmpTeam team(threads);
-  return mdmc(data, max_level, extended, MdmcCpu{}, team, policy);
+  return count;
 }
 
+SkycubeResult run_mdmc(const Dataset& data, int max_level, int threads, const MdmcCpuOptions& options = {},
+                       const MdmcPolicy& policy = {}) {
+  cpu::ExtendedSkylineCpu extended{threads};
+  cpu::OmpTeam team(threads);
+  return mdmc(data, max_level, extended, MdmcCpu(options), team, policy);
+}
+
+// Through the public entry: the CPU extended skyline hook, OmpTeam, MdmcCpu.
 const testing::SkycubeRunner runner{"mdmc", [](const Dataset& data, int max_level, int threads) {
-                                      return run_mdmc(data, max_level, threads).cube;
+                                      SkycubeOptions options;
+                                      options.kind = TemplateKind::mdmc;
+                                      options.max_level = max_level;
+                                      options.threads = threads;
+                                      return mdmc_cpu(data, options).cube;
                                     }};
 
-TEST(Mdmc, Conformance) { testing::run_conformance(runner); }
+TEST(Mdmc, Conformance) {
+  testing::run_conformance(runner);
+}
 
-TEST(Mdmc, Nba) { testing::run_nba(runner, 2); }
+// The deeper label filters settle more before the refine; the result must not change.
+TEST(Mdmc, ConformanceWithDeeperFilters) {
+  for (int levels : {2, 3}) {
+    const testing::SkycubeRunner deeper{"mdmc filter_levels=" + std::to_string(levels),
+                                        [levels](const Dataset& data, int max_level, int threads) {
+                                          return run_mdmc(data, max_level, threads, {levels}).cube;
+                                        }};
+    testing::run_conformance(deeper, {2});
+  }
+}
+
+TEST(Mdmc, Nba) {
+  testing::run_nba(runner, 2);
+}
 
 TEST(Mdmc, SerialTeamAndTinyChunks) {
   const Dataset data = testing::random_dataset(400, 5, 4, 3);
-  BruteForceExtendedSkyline extended;
+  cpu::ExtendedSkylineCpu extended{1};
   SerialTeam team;
   const SkycubeResult result = mdmc(data, 5, extended, MdmcCpu{}, team, MdmcPolicy{1000, 1});
   testing::expect_same_skycube(result.cube, reference_skycube(data));
@@ -63,7 +82,7 @@ TEST(Mdmc, ReportsPhasesAndExtendedSkylineSize) {
   const Dataset data = testing::random_dataset(500, 4, 0, 9);
   const SkycubeResult result = run_mdmc(data, 4, 2);
   EXPECT_EQ(result.template_name, "mdmc");
-  EXPECT_EQ(result.extended_skyline_size, BruteForceExtendedSkyline{}.extended_skyline(data).size());
+  EXPECT_EQ(result.extended_skyline_size, brute_force_extended_skyline_size(data));
   std::vector<std::string> names;
   for (const auto& phase : result.phases.phases()) names.push_back(phase.name);
   EXPECT_EQ(names, (std::vector<std::string>{"extended skyline", "quad tree", "filter+refine", "hashcube"}));
@@ -127,9 +146,26 @@ TEST(Mdmc, HeavyTiesAndDuplicatesAllLevels) {
   }
 }
 
+// Wide bitmaps: subspace masks with many bits above the sixth (multi-word submask patterns).
+TEST(Mdmc, HighDimensional) {
+  for (const auto& [n, d, levels] : {std::tuple{120, 13, 3}, std::tuple{40, 16, 0}}) {
+    const Dataset data =
+        testing::random_dataset(static_cast<std::size_t>(n), d, levels, 90 + static_cast<std::uint64_t>(d));
+    SCOPED_TRACE("d=" + std::to_string(d));
+    testing::expect_same_skycube(run_mdmc(data, d, 2).cube, reference_skycube(data));
+    testing::expect_same_skycube(run_mdmc(data, 5, 2).cube, reference_skycube(data, 5));
+  }
+}
+
+TEST(MdmcCpu, RejectsBadFilterLevels) {
+  EXPECT_THROW(MdmcCpu(MdmcCpuOptions{0}), Error);
+  EXPECT_THROW(MdmcCpu(MdmcCpuOptions{4}), Error);
+  EXPECT_NO_THROW(MdmcCpu(MdmcCpuOptions{3}));
+}
+
 TEST(Mdmc, RejectsBadArguments) {
   const Dataset data = testing::random_dataset(10, 3, 0, 1);
-  BruteForceExtendedSkyline extended;
+  cpu::ExtendedSkylineCpu extended{1};
   SerialTeam team;
   EXPECT_THROW(mdmc(data, 0, extended, MdmcCpu{}, team), Error);
   EXPECT_THROW(mdmc(data, 4, extended, MdmcCpu{}, team), Error);
@@ -168,21 +204,11 @@ TEST(MdmcCpu, EmptyDataset) {
   EXPECT_TRUE(result.cube.skyline(1).empty());
 }
 
-TEST(MdmcCpu, PublicEntryMatchesReference) {
+TEST(MdmcCpu, PublicEntryDefaultsToFullCubeOnEveryCore) {
   const Dataset data = testing::random_dataset(800, 6, 5, 77);
-  for (int max_level : {0, 3}) {
-    SkycubeOptions options;
-    options.max_level = max_level;
-    options.threads = 2;
-    SkycubeResult result;
-    try {
-      result = mdmc_cpu(data, options);
-    } catch (const Error& e) {
-      if (e.kind() == ErrorKind::unsupported) GTEST_SKIP() << e.what();
-      throw;
-    }
-    testing::expect_same_skycube(result.cube, reference_skycube(data, max_level == 0 ? 6 : max_level));
-  }
+  const SkycubeResult result = mdmc_cpu(data);
+  EXPECT_EQ(result.template_name, "mdmc");
+  testing::expect_same_skycube(result.cube, reference_skycube(data));
 }
 
 }  // namespace

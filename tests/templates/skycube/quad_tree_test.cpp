@@ -48,7 +48,8 @@ void check_invariants(const Dataset& data, const std::vector<PointId>& ids) {
   std::sort(sorted_tree.begin(), sorted_tree.end());
   EXPECT_EQ(sorted_tree, sorted_in);
   auto key = [&](std::size_t i) {
-    return std::tuple(tree.median_masks()[i], tree.quartile_masks()[i], tree.octile_masks()[i], tree.ids()[i]);
+    return std::tuple(tree.median_masks()[i], tree.quartile_masks()[i], tree.octile_masks()[i],
+                      tree.ids()[i]);
   };
   for (std::size_t i = 1; i < tree.size(); ++i) EXPECT_LT(key(i - 1), key(i)) << "leaf " << i;
 
@@ -75,6 +76,13 @@ void check_invariants(const Dataset& data, const std::vector<PointId>& ids) {
     EXPECT_EQ(n.first_child.front(), 0u);
     EXPECT_EQ(n.first_child.back(), below);
     for (std::size_t k = 0; k < n.size(); ++k) EXPECT_LT(n.first_child[k], n.first_child[k + 1]);
+    ASSERT_EQ(n.first_leaf.size(), n.size() + 1);
+    for (std::size_t k = 0; k <= n.size(); ++k) {
+      std::size_t leaf = k;  // follow first children down to the leaves
+      for (int below_level = lvl; below_level < 3; ++below_level)
+        leaf = levels[below_level]->first_child[leaf];
+      EXPECT_EQ(n.first_leaf[k], leaf) << "level " << lvl << " node " << k;
+    }
   }
   // Walk down and compare every node's mask with the leaves under it.
   for (std::size_t a = 0; a < levels[0]->size(); ++a)
@@ -173,6 +181,7 @@ TEST(QuadTree, EmptyTree) {
   for (int lvl = 0; lvl < 3; ++lvl) {
     EXPECT_EQ(tree.nodes(lvl).size(), 0u);
     EXPECT_EQ(tree.nodes(lvl).first_child.size(), 1u);
+    EXPECT_EQ(tree.nodes(lvl).first_leaf.size(), 1u);
   }
 }
 

@@ -18,9 +18,12 @@
 #include "cpu/skycube/cuboid_cpu.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
 #include "cpu/skycube/lattice_skycube_cpu.hpp"
+#include "cpu/skycube/omp_team.hpp"
 #include "datagen/skyline_generator.hpp"
 #include "support/skycube_conformance.hpp"
 #include "templates/skycube/lattice_traversal.hpp"
+#include "templates/skycube/sdsc.hpp"
+#include "templates/skycube/stsc.hpp"
 
 namespace sextant {
 namespace {
@@ -31,6 +34,52 @@ using skycube::CuboidOutput;
 testing::SkycubeRunner stsc_runner() {
   return {"stsc", [](const Dataset& data, int max_level, int threads) {
             return skycube::stsc_cpu(data, {skycube::TemplateKind::stsc, max_level, threads}).cube;
+          }};
+}
+
+// The paper's candidate rule (smallest parent only), through the templates directly.
+testing::SkycubeRunner smallest_parent_runner(bool sdsc) {
+  return {
+      sdsc ? "sdsc smallest parent" : "stsc smallest parent",
+      [sdsc](const Dataset& data, int max_level, int threads) {
+        cpu::ExtendedSkylineCpu extended{threads};
+        cpu::OmpTeam team(threads);
+        const auto rule = skycube::CandidateRule::smallest_parent;
+        if (sdsc) {
+          std::vector<cpu::ParallelCuboidCpu> devices{cpu::ParallelCuboidCpu{threads}};
+          skycube::SerialTeam device_team;
+          return skycube::sdsc(data, max_level, extended, std::span(devices), device_team, team, rule).cube;
+        }
+        std::vector<cpu::SequentialCuboidCpu> hooks(static_cast<std::size_t>(threads));
+        return skycube::stsc(data, max_level, extended, std::span(hooks), team, rule).cube;
+      }};
+}
+
+// An extended-skyline hook without full_cuboid: the templates compute the full-space cuboid with
+// their cuboid hook.
+struct PlainExtendedSkyline {
+  static constexpr std::string_view name = "plain-extended-skyline";
+  static constexpr DeviceKind device_kind = DeviceKind::cpu;
+  int threads = 1;
+  std::vector<PointId> extended_skyline(const Dataset& data) {
+    return cpu::ExtendedSkylineCpu{threads}.extended_skyline(data);
+  }
+};
+static_assert(!skycube::ClassifyingExtendedSkylineHook<PlainExtendedSkyline>);
+static_assert(skycube::ClassifyingExtendedSkylineHook<cpu::ExtendedSkylineCpu>);
+
+testing::SkycubeRunner plain_extended_runner(bool sdsc) {
+  return {sdsc ? "sdsc plain extended" : "stsc plain extended",
+          [sdsc](const Dataset& data, int max_level, int threads) {
+            PlainExtendedSkyline extended{threads};
+            cpu::OmpTeam team(threads);
+            if (sdsc) {
+              std::vector<cpu::ParallelCuboidCpu> devices{cpu::ParallelCuboidCpu{threads}};
+              skycube::SerialTeam device_team;
+              return skycube::sdsc(data, max_level, extended, std::span(devices), device_team, team).cube;
+            }
+            std::vector<cpu::SequentialCuboidCpu> hooks(static_cast<std::size_t>(threads));
+            return skycube::stsc(data, max_level, extended, std::span(hooks), team).cube;
           }};
 }
 
@@ -98,6 +147,7 @@ std::vector<Dataset> tie_heavy_datasets() {
   out.push_back(testing::with_duplicated_rows(generate(Distribution::ties, 500, 5, 7, 4)));
   out.push_back(testing::with_duplicated_rows(generate(Distribution::anticorrelated, 800, 8, 8)));
   out.push_back(generate(Distribution::independent, 1200, 12, 9));
+  out.push_back(generate(Distribution::ties, 500, 14, 15, 3));  // two code words per point
   out.push_back(generate(Distribution::ties, 600, 17, 10, 3));  // two AVX2 registers per row
   return out;
 }
@@ -139,12 +189,47 @@ TEST(StscSdscTest, ParallelCuboidMatchesBruteForce) {
   // Large enough for the parallel tiles (several thousand candidates), with heavy ties.
   std::vector<Dataset> datasets = tie_heavy_datasets();
   datasets.push_back(generate(datagen::Distribution::ties, 7000, 5, 11, 3));
-  datasets.push_back(testing::with_duplicated_rows(generate(datagen::Distribution::anticorrelated, 5000, 6, 12)));
+  datasets.push_back(
+      testing::with_duplicated_rows(generate(datagen::Distribution::anticorrelated, 5000, 6, 12)));
   for (int threads : {2, 3}) {
     cpu::ParallelCuboidCpu hook{threads};
     SCOPED_TRACE("threads=" + std::to_string(threads));
     check_cuboid_hook(hook, datasets);
   }
+}
+
+// Inside another parallel region OpenMP grants the hook one thread: every partition must still
+// be computed.
+TEST(StscSdscTest, ParallelCuboidInsideParallelRegion) {
+  const Dataset data = generate(datagen::Distribution::ties, 6000, 5, 16, 4);
+  const std::vector<PointId> ids = all_ids(data);
+  const CuboidOutput expected = brute_force(data, ids, 0b10111);
+  std::vector<CuboidOutput> outs(2);
+#pragma omp parallel for num_threads(2)
+  for (int t = 0; t < 2; ++t) {
+    cpu::ParallelCuboidCpu hook{4};
+    hook.compute(CuboidInput{data, ids, 0b10111}, outs[static_cast<std::size_t>(t)]);
+  }
+  for (const CuboidOutput& out : outs) {
+    EXPECT_EQ(out.skyline, expected.skyline);
+    EXPECT_EQ(out.extended_only, expected.extended_only);
+  }
+}
+
+TEST(StscSdscTest, OmpTeamRunsEveryTaskAndRethrows) {
+  cpu::OmpTeam team(3);
+  std::vector<int> seen(100, 0);
+  team.run_tasks(seen.size(), [&](std::size_t task, int worker) {
+    EXPECT_GE(worker, 0);
+    EXPECT_LT(worker, team.workers());
+    seen[task] += 1;
+  });
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 100);
+  EXPECT_THROW(team.run_tasks(10,
+                              [](std::size_t task, int) {
+                                if (task == 7) throw Error::internal("task 7");
+                              }),
+               Error);
 }
 
 TEST(StscSdscTest, CuboidWithNoCandidates) {
@@ -160,7 +245,8 @@ TEST(StscSdscTest, CuboidWithNoCandidates) {
 TEST(StscSdscTest, ExtendedSkylineMatchesBruteForce) {
   std::vector<Dataset> datasets = tie_heavy_datasets();
   datasets.push_back(generate(datagen::Distribution::ties, 8000, 4, 13, 3));
-  datasets.push_back(testing::with_duplicated_rows(generate(datagen::Distribution::independent, 6000, 3, 14)));
+  datasets.push_back(
+      testing::with_duplicated_rows(generate(datagen::Distribution::independent, 6000, 3, 14)));
   for (const Dataset& data : datasets) {
     const std::vector<PointId> ids = all_ids(data);
     const CuboidOutput expected = brute_force(data, ids, full_mask(data.dims()));
@@ -188,7 +274,7 @@ TEST(StscSdscTest, ExtendedSkylineOfEmptyAndSinglePoint) {
 // Scores that tie although one point dominates the other (float rounding): the tile must
 // compare equal-score points in both directions.
 TEST(StscSdscTest, RoundedEqualScoresStillDominate) {
-  const float big = 16777216.0f;  // 2^24: big + 1 rounds back to big
+  const float big = 16777216.0f;                       // 2^24: big + 1 rounds back to big
   const std::vector<float> values = {big, 1.0f, 0.0f,  //
                                      big, 0.0f, 0.0f,  // dominates the first; same float sum
                                      big, 1.0f, 0.0f};
@@ -203,10 +289,27 @@ TEST(StscSdscTest, RoundedEqualScoresStillDominate) {
   EXPECT_EQ(extended.extended_skyline(data), (std::vector<PointId>{0, 1, 2}));
 }
 
-TEST(StscSdscTest, StscConformance) { testing::run_conformance(stsc_runner()); }
-TEST(StscSdscTest, SdscConformance) { testing::run_conformance(sdsc_runner()); }
-TEST(StscSdscTest, StscNba) { testing::run_nba(stsc_runner(), 2); }
-TEST(StscSdscTest, SdscNba) { testing::run_nba(sdsc_runner(), 2); }
+TEST(StscSdscTest, StscConformance) {
+  testing::run_conformance(stsc_runner());
+}
+TEST(StscSdscTest, SdscConformance) {
+  testing::run_conformance(sdsc_runner());
+}
+TEST(StscSdscTest, SmallestParentRuleConformance) {
+  testing::run_conformance(smallest_parent_runner(false), {1, 2});
+  testing::run_conformance(smallest_parent_runner(true), {2});
+}
+TEST(StscSdscTest, PlainExtendedSkylineHook) {
+  testing::run_conformance(plain_extended_runner(false), {2});
+  testing::run_conformance(plain_extended_runner(true), {2});
+  testing::run_nba(plain_extended_runner(true), 2);
+}
+TEST(StscSdscTest, StscNba) {
+  testing::run_nba(stsc_runner(), 2);
+}
+TEST(StscSdscTest, SdscNba) {
+  testing::run_nba(sdsc_runner(), 2);
+}
 
 TEST(StscSdscTest, ResultDescribesTheRun) {
   const Dataset data = generate(datagen::Distribution::independent, 2000, 5, 3);
@@ -222,7 +325,8 @@ TEST(StscSdscTest, ResultDescribesTheRun) {
 
 TEST(StscSdscTest, EmptyDatasetGivesEmptyCube) {
   const Dataset empty(0, 4, {});
-  for (const auto& cube : {skycube::stsc_cpu(empty, {}).cube, skycube::sdsc_cpu(empty, {.max_level = 2}).cube}) {
+  for (const auto& cube :
+       {skycube::stsc_cpu(empty, {}).cube, skycube::sdsc_cpu(empty, {.max_level = 2}).cube}) {
     EXPECT_EQ(cube.point_count(), 0u);
     EXPECT_EQ(cube.dims(), 4);
     EXPECT_TRUE(cube.skyline(1).empty());
@@ -241,7 +345,8 @@ TEST(StscSdscTest, RejectsBadArguments) {
       ADD_FAILURE() << "d = " << wide.dims() << " accepted";
     } catch (const Error& e) {
       EXPECT_EQ(e.kind(), ErrorKind::bad_argument);
-      EXPECT_NE(std::string(e.what()).find(std::to_string(max_skycube_columns)), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(std::to_string(max_skycube_columns)), std::string::npos)
+          << e.what();
     }
   }
 }

@@ -1,0 +1,69 @@
+#include "api/window_count.hpp"
+
+#include "core/config.hpp"
+#include "core/cpu_features.hpp"
+#include "core/error.hpp"
+#include "cpu/window/count_window_cpu.hpp"
+#if SEXTANT_HAS_CUDA
+#include "gpu/window/count_window_gpu.hpp"
+#endif
+
+namespace sextant::window {
+
+namespace {
+
+#if !SEXTANT_HAS_CUDA
+[[noreturn]] void no_cuda() {
+  throw Error::unsupported("this build of Sextant has no CUDA support: count windows on a GPU are unavailable");
+}
+#endif
+
+int gpu_ordinal(DeviceId device) {
+  if (device.index < 0)
+    throw Error::argument("device", to_string(device), "gpu0, gpu1, ...", "name one GPU");
+  return device.index;
+}
+
+}  // namespace
+
+CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, AggregateKind kind, DeviceId device,
+                                  const CountWindowOptions& options) {
+  spec.validate();
+  CountWindowResult result;
+  result.values = make_column(result_type(in.type, kind), spec.window_count(in.size));
+  const MutableColumnView out = mutable_view(result.values);
+  if (device.kind == DeviceKind::cpu) {
+    if (options.algorithm != CountAlgorithm::automatic)
+      throw Error::argument("algorithm", std::string(to_string(options.algorithm)), "auto on the CPU",
+                            "the CPU has one count-window specialisation; the named algorithms are GPU kernels");
+    CpuCountWindow cpu{options.threads};
+    cpu.run(CountWindowArgs{in, out, spec, kind});
+    result.algorithm = "cpu (" + std::string(to_string(simd_level())) + ")";
+    return result;
+  }
+#if SEXTANT_HAS_CUDA
+  const CountPlan plan = gpu::aggregate_count_host(gpu_ordinal(device), in, out, spec, kind, options.algorithm);
+  result.algorithm = plan.describe();
+  return result;
+#else
+  (void)gpu_ordinal(device);
+  no_cuda();
+#endif
+}
+
+std::string aggregate_count_on_device(const CountWindowArgs& args, DeviceId device, CountAlgorithm algorithm,
+                                      void* stream) {
+  if (device.kind != DeviceKind::gpu)
+    throw Error::argument("device", to_string(device), "a GPU (gpu0, ...)", "device pointers need a GPU");
+#if SEXTANT_HAS_CUDA
+  return gpu::aggregate_count_device(gpu_ordinal(device), args, algorithm, nullptr, stream).describe();
+#else
+  (void)args;
+  (void)algorithm;
+  (void)stream;
+  (void)gpu_ordinal(device);
+  no_cuda();
+#endif
+}
+
+}  // namespace sextant::window

@@ -1,0 +1,54 @@
+// The count-window family's front door (paper 001): one result per count-based sliding window
+// of a column, on the CPU or a GPU. Semantics and result types: templates/window/count_window.hpp.
+//
+//   auto r = sextant::window::aggregate_count(std::span<const int>(values), 1024, 64,
+//                                             sextant::window::AggregateKind::sum,
+//                                             sextant::DeviceId{sextant::DeviceKind::gpu, 0});
+//   const auto& sums = std::get<std::vector<std::int64_t>>(r.values);
+//
+// Host columns work on every device: the CPU aggregates in place; a GPU gets the values that
+// some window reads copied in, and the results copied back (through a device workspace the
+// library keeps per GPU, so repeated calls allocate nothing). For input already in device
+// memory, aggregate_count_on_device takes device pointers and copies nothing.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "core/device.hpp"
+#include "templates/window/count_window.hpp"
+#include "templates/window/count_window_hooks.hpp"
+
+namespace sextant::window {
+
+struct CountWindowOptions {
+  // GPU only: a named algorithm, or the selector. The CPU has a single specialisation and
+  // accepts only `automatic`.
+  CountAlgorithm algorithm = CountAlgorithm::automatic;
+  int threads = 0;  // CPU threads; 0 = every core
+};
+
+struct CountWindowResult {
+  Column values;          // K results of type result_type(input type, kind)
+  std::string algorithm;  // what ran: "cpu (avx2)" or the GPU plan, e.g. "coop (tile 16384, ...)"
+};
+
+// Throws Error for a bad spec (naming "length"/"slide"), a device that does not exist or that
+// this build cannot use, an algorithm that cannot run the problem, or a CUDA failure.
+CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, AggregateKind kind, DeviceId device = {},
+                                  const CountWindowOptions& options = {});
+
+template <WindowValue T>
+CountWindowResult aggregate_count(std::span<const T> in, std::uint64_t length, std::uint64_t slide, AggregateKind kind,
+                                  DeviceId device = {}, const CountWindowOptions& options = {}) {
+  return aggregate_count(ColumnView(in), CountWindowSpec{length, slide}, kind, device, options);
+}
+
+// In-device: args.in and args.out are device pointers of GPU device.index (args.out sized for
+// K results of the result type). Synchronous; `stream` is a cudaStream_t or null. Returns the
+// description of the plan that ran.
+std::string aggregate_count_on_device(const CountWindowArgs& args, DeviceId device,
+                                      CountAlgorithm algorithm = CountAlgorithm::automatic, void* stream = nullptr);
+
+}  // namespace sextant::window

@@ -1,0 +1,226 @@
+// sextant window: sliding-window aggregation of one column. Implemented: count-based windows
+// over a column held in memory (--type count --inplace, paper 001); time windows and count
+// windows over out-of-order streams belong to the stream window family and are refused here.
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <type_traits>
+#include <variant>
+
+#include "api/window_count.hpp"
+#include "apps/arguments.hpp"
+#include "apps/commands.hpp"
+#include "core/atomic_file.hpp"
+#include "core/device.hpp"
+#include "core/error.hpp"
+#include "core/stopwatch.hpp"
+#include "datagen/column_file.hpp"
+
+namespace sextant::cli {
+
+namespace {
+
+datagen::ColumnType column_type(window::ValueType t) {
+  switch (t) {
+    case window::ValueType::int32: return datagen::ColumnType::int32;
+    case window::ValueType::int64: return datagen::ColumnType::int64;
+    case window::ValueType::float32: return datagen::ColumnType::float32;
+    case window::ValueType::float64: break;
+  }
+  return datagen::ColumnType::float64;
+}
+
+// datagen and window list the four types in the same order.
+window::Column to_window_column(datagen::ColumnData&& data) {
+  return std::visit([](auto&& v) -> window::Column { return std::move(v); }, std::move(data));
+}
+
+struct Input {
+  window::Column values;
+  std::string origin;
+};
+
+Input load_input(const Arguments& args, PhaseTimes& phases) {
+  const bool from_file = args.has("input");
+  const bool generated = args.has("generate");
+  if (from_file == generated)
+    throw Error::argument("--input/--generate", from_file ? "both" : "neither", "exactly one of them", "name the input");
+  const auto requested = args.get("value-type");
+  Stopwatch sw;
+  Input in;
+  if (generated) {
+    const auto n = static_cast<std::size_t>(args.get_int("generate", 0, 0, 1LL << 40));
+    const auto seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1LL << 62));
+    const window::ValueType type = window::parse_value_type("--value-type", requested.value_or("int32"));
+    in.values = to_window_column(datagen::generate_column(column_type(type), n, seed));
+    in.origin = "generated " + std::string(window::to_string(type)) + " n=" + std::to_string(n) +
+                " seed=" + std::to_string(seed);
+    phases.add("generate", sw.seconds());
+    return in;
+  }
+  if (args.has("seed")) throw Error::argument("--seed", *args.get("seed"), "only with --generate", "not used with --input");
+  const std::string path = *args.get("input");
+  if (datagen::looks_like_column_file(path)) {
+    datagen::ColumnData data = datagen::read_column_file(path);
+    if (requested) {
+      const window::ValueType want = window::parse_value_type("--value-type", *requested);
+      if (column_type(want) != datagen::type_of(data))
+        throw Error::argument("--value-type", *requested,
+                              std::string(datagen::to_string(datagen::type_of(data))) + " (the type stored in " + path + ")",
+                              "does not match the column file");
+    }
+    in.values = to_window_column(std::move(data));
+  } else {
+    const window::ValueType type = window::parse_value_type("--value-type", requested.value_or("double"));
+    datagen::StreamValues stream = datagen::read_stream_csv_values(path, column_type(type));
+    if (stream.several_keys)
+      std::fprintf(stderr,
+                   "sextant window: warning: %s holds several keys; --inplace count windows take the value column "
+                   "in row order as one stream (results carry key 0)\n",
+                   path.c_str());
+    in.values = to_window_column(std::move(stream.values));
+  }
+  in.origin = path;
+  phases.add("load", sw.seconds());
+  return in;
+}
+
+DeviceId parse_device(const std::string& text) {
+  const DeviceSelection sel = parse_devices("--device", text);
+  if (sel.all || sel.devices.size() != 1)
+    throw Error::argument("--device", text, "cpu or one GPU (gpu0, gpu1, ...)", "name exactly one device");
+  DeviceId id = sel.devices.front();
+  if (id.kind == DeviceKind::cpu) id.index = -1;  // every core
+  return id;
+}
+
+template <class T>
+void append_value(std::string& out, T value) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  out.append(buf, ec == std::errc{} ? end : buf);
+}
+
+// key,start,end,value with key 0 and start/end as positions (end exclusive).
+void write_results(std::ostream& out, const window::Column& results, const window::CountWindowSpec& spec) {
+  out << "key,start,end,value\n";
+  std::visit(
+      [&](const auto& values) {
+        std::string buf;
+        buf.reserve(1 << 20);
+        for (std::size_t k = 0; k < values.size(); ++k) {
+          buf += "0,";
+          append_value(buf, static_cast<std::uint64_t>(k) * spec.slide);
+          buf += ',';
+          append_value(buf, static_cast<std::uint64_t>(k) * spec.slide + spec.length);
+          buf += ',';
+          append_value(buf, values[k]);
+          buf += '\n';
+          if (buf.size() > (1 << 20) - 128) {
+            out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+            buf.clear();
+          }
+        }
+        out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+      },
+      results);
+}
+
+void write_output(const std::string& output, const window::Column& results, const window::CountWindowSpec& spec) {
+  if (output == "-") {
+    write_results(std::cout, results, spec);
+    std::cout.flush();
+    if (!std::cout) throw Error::io("<stdout>", "write failed");
+    return;
+  }
+  AtomicFile file(output);
+  write_results(file.stream(), results, spec);
+  file.commit();
+}
+
+}  // namespace
+
+int window_command(int argc, char** argv) {
+  Arguments args("window",
+                 {
+                     {"type", "count|time", "window type (only count is available)"},
+                     {"inplace", "", "the column is in memory, in order (required: out-of-order count windows "
+                                     "are not yet available)"},
+                     {"input", "F", "binary column file (\"SXTC\") or stream CSV key,ts,value,wm (values in row order)"},
+                     {"generate", "N", "generate N random values instead (see --value-type, --seed)"},
+                     {"value-type", "int32|int64|float|double",
+                      "type of generated or CSV values (default: int32 generated, double from CSV)"},
+                     {"seed", "S", "random seed for --generate (default 1)"},
+                     {"length", "W", "window length in values (>= 1)"},
+                     {"slide", "S", "window slide in values (>= 1)"},
+                     {"agg", "sum|count|min|max", "aggregate function"},
+                     {"device", "cpu|gpuN", "where to aggregate (default cpu)"},
+                     {"algorithm", "A", "GPU algorithm: auto|gbl|sh|coop|direct-prefix|reduced-prefix (default auto)"},
+                     {"threads", "T", "CPU threads (default: every core)"},
+                     {"output", "F", "results CSV key,start,end,value ('-' = stdout)"},
+                     {"help", "", "this text"},
+                 });
+  args.parse(argc, argv, 2);
+  if (args.has("help")) {
+    std::fputs(args.usage().c_str(), stdout);
+    return 0;
+  }
+  const std::string type = args.require("type");
+  if (type == "time")
+    throw Error::unsupported("--type time: time-based windows are not yet available (they come with the stream "
+                             "window family); use --type count --inplace");
+  if (type != "count") throw Error::argument("--type", type, "count (time is not yet available)", "unknown window type");
+  if (!args.has("inplace"))
+    throw Error::unsupported("--type count without --inplace: count windows over out-of-order streams are not yet "
+                             "available; add --inplace to aggregate the column in row order");
+
+  window::CountWindowSpec spec;
+  spec.length = static_cast<std::uint64_t>(
+      args.get_int("length", 0, 1, static_cast<long long>(window::CountWindowSpec::max_parameter)));
+  if (!args.has("length")) args.require("length");
+  spec.slide = static_cast<std::uint64_t>(
+      args.get_int("slide", 0, 1, static_cast<long long>(window::CountWindowSpec::max_parameter)));
+  if (!args.has("slide")) args.require("slide");
+  const window::AggregateKind kind = window::parse_aggregate("--agg", args.require("agg"));
+  const DeviceId device = parse_device(args.get_or("device", "cpu"));
+  window::CountWindowOptions options;
+  options.algorithm = window::parse_count_algorithm("--algorithm", args.get_or("algorithm", "auto"));
+  if (device.kind == DeviceKind::cpu && options.algorithm != window::CountAlgorithm::automatic)
+    throw Error::argument("--algorithm", args.get_or("algorithm", "auto"), "auto with --device cpu",
+                          "the named algorithms are GPU kernels; add --device gpu0");
+  options.threads = static_cast<int>(args.get_int("threads", 0, 1, 4096));
+  const std::string output = args.require("output");
+
+  PhaseTimes phases;
+  const Input in = load_input(args, phases);
+  const std::size_t n = window::size_of(in.values);
+
+  Stopwatch sw;
+  const window::CountWindowResult result =
+      window::aggregate_count(window::view(in.values), spec, kind, device, options);
+  phases.add("aggregate", sw.seconds());
+  if (device.kind == DeviceKind::gpu && options.algorithm == window::CountAlgorithm::automatic)
+    std::fprintf(stderr, "sextant window: --algorithm auto chose %s\n", result.algorithm.c_str());
+
+  sw.restart();
+  write_output(output, result.values, spec);
+  phases.add("write", sw.seconds());
+
+  std::string times;
+  for (const auto& p : phases.phases()) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%s%s %.3f s", times.empty() ? "" : ", ", p.name.c_str(), p.seconds);
+    times += buf;
+  }
+  std::fprintf(stderr,
+               "sextant window: %s, n=%zu W=%llu S=%llu windows=%zu agg=%s device=%s algorithm=%s | %s | total %.3f s "
+               "-> %s\n",
+               in.origin.c_str(), n, static_cast<unsigned long long>(spec.length),
+               static_cast<unsigned long long>(spec.slide), window::size_of(result.values),
+               std::string(window::to_string(kind)).c_str(), to_string(device).c_str(), result.algorithm.c_str(),
+               times.c_str(), phases.total(), output.c_str());
+  return 0;
+}
+
+}  // namespace sextant::cli

@@ -1,0 +1,289 @@
+// The paper's heat map (paper 001, figure 3) on the GPU in use: W and S over 2^a .. 2^b, int32
+// sum over a column already in device memory (default 4 GiB), every algorithm and the selector,
+// CUDA-event timing, median of repeats, GB/s of input consumed (n * 4 bytes / time).
+//
+//   count_heatmap [--bytes 4G] [--min-exp 2] [--max-exp 20] [--repeats 3] [--budget-ms 150]
+//                 [--algorithms gbl,sh,coop,direct-prefix,reduced-prefix,auto] [--csv F] [--seed S]
+//                 [--reference-gbps 3100]
+//
+// A cell whose cost-model prediction exceeds --budget-ms is recorded as skipped (GBL and SH at
+// large fan-outs would take minutes); a cell that cannot run (SH beyond shared memory, a prefix
+// algorithm for a non-invertible function) as n/a. Each measured cell is spot-checked: three
+// windows are recomputed on the host from the device input. Prints one table per algorithm
+// (GB/s, rows W, columns S), writes every cell to the CSV, and ends with a summary against
+// the reference bandwidth.
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "apps/arguments.hpp"
+#include "core/error.hpp"
+#include "gpu/device_query.hpp"
+#include "gpu/window/count_window_gpu.hpp"
+#include "templates/window/count_window_planner.hpp"
+
+namespace {
+
+using namespace sextant;
+using window::CountAlgorithm;
+
+struct Cell {
+  std::uint64_t w = 0, s = 0;
+  std::string algorithm;
+  std::string status;  // ok, n/a, skipped, failed
+  std::string plan;
+  double predicted_ms = 0;
+  double median_ms = 0;
+  double gbps = 0;
+  int runs = 0;
+};
+
+std::uint64_t parse_bytes(const std::string& text) {
+  std::size_t pos = 0;
+  const double value = std::stod(text, &pos);
+  std::string unit = text.substr(pos);
+  double scale = 1;
+  if (unit == "K" || unit == "KiB") scale = 1024.0;
+  if (unit == "M" || unit == "MiB") scale = 1024.0 * 1024;
+  if (unit == "G" || unit == "GiB") scale = 1024.0 * 1024 * 1024;
+  return static_cast<std::uint64_t>(value * scale);
+}
+
+std::vector<CountAlgorithm> parse_algorithms(const std::string& text) {
+  std::vector<CountAlgorithm> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = text.find(',', start);
+    out.push_back(window::parse_count_algorithm("--algorithms", text.substr(start, comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string name_of(CountAlgorithm a) { return a == CountAlgorithm::automatic ? "selector" : std::string(window::to_string(a)); }
+
+// Recomputes windows first, middle and last on the host; empty when they match.
+std::string spot_check(const window::gpu::DeviceColumn& in, const window::gpu::DeviceColumn& out, std::uint64_t windows,
+                       std::uint64_t w, std::uint64_t s) {
+  for (std::uint64_t k : {std::uint64_t{0}, windows / 2, windows - 1}) {
+    const auto values = std::get<std::vector<std::int32_t>>(in.download(k * s, w));
+    std::int64_t want = 0;
+    for (std::int32_t v : values) want += v;
+    const auto got = std::get<std::vector<std::int64_t>>(out.download(k, 1)).at(0);
+    if (got != want)
+      return "window " + std::to_string(k) + ": got " + std::to_string(got) + ", want " + std::to_string(want);
+  }
+  return {};
+}
+
+void print_table(const std::vector<Cell>& cells, const std::string& algorithm, const std::vector<std::uint64_t>& ws,
+                 const std::vector<std::uint64_t>& ss) {
+  std::map<std::pair<std::uint64_t, std::uint64_t>, const Cell*> at;
+  for (const Cell& c : cells)
+    if (c.algorithm == algorithm) at[{c.w, c.s}] = &c;
+  std::printf("\n%s: GB/s of input (rows W = 2^i, columns S = 2^j; '-' n/a, 'skip' predicted too slow)\n",
+              algorithm.c_str());
+  std::printf("  W\\S ");
+  for (std::uint64_t s : ss) std::printf("%6d", static_cast<int>(std::log2(static_cast<double>(s))));
+  std::printf("\n");
+  for (std::uint64_t w : ws) {
+    std::printf("  %4d ", static_cast<int>(std::log2(static_cast<double>(w))));
+    for (std::uint64_t s : ss) {
+      const auto it = at.find({w, s});
+      if (it == at.end()) {
+        std::printf("%6s", "");
+      } else if (it->second->status == "ok") {
+        std::printf("%6.0f", it->second->gbps);
+      } else {
+        std::printf("%6s", it->second->status == "skipped" ? "skip" : it->second->status == "n/a" ? "-" : "FAIL");
+      }
+    }
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    cli::Arguments args("count_heatmap",
+                        {{"bytes", "B", "input size (suffix K/M/G; default 4G)"},
+                         {"min-exp", "A", "smallest W and S is 2^A (default 2)"},
+                         {"max-exp", "B", "largest W and S is 2^B (default 20)"},
+                         {"repeats", "R", "timed runs per cell, after one warm-up (default 3)"},
+                         {"budget-ms", "T", "skip cells the cost model predicts slower than T ms (default 150)"},
+                         {"algorithms", "LIST", "default gbl,sh,coop,direct-prefix,reduced-prefix,auto"},
+                         {"csv", "F", "write every cell to F"},
+                         {"seed", "S", "input seed (default 1)"},
+                         {"reference-gbps", "G", "the device's read bandwidth for the summary (default 3100)"},
+                         {"help", "", "this text"}});
+    args.parse(argc, argv, 1);
+    if (args.has("help")) {
+      std::fputs(args.usage().c_str(), stdout);
+      return 0;
+    }
+    const std::uint64_t bytes = parse_bytes(args.get_or("bytes", "4G"));
+    const int min_exp = static_cast<int>(args.get_int("min-exp", 2, 0, 40));
+    const int max_exp = static_cast<int>(args.get_int("max-exp", 20, min_exp, 40));
+    const int repeats = static_cast<int>(args.get_int("repeats", 3, 1, 100));
+    const double budget_ms = static_cast<double>(args.get_int("budget-ms", 150, 1, 1000000));
+    const auto algorithms = parse_algorithms(args.get_or("algorithms", "gbl,sh,coop,direct-prefix,reduced-prefix,auto"));
+    const auto seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1LL << 62));
+    const double reference = static_cast<double>(args.get_int("reference-gbps", 3100, 1, 1000000));
+    if (gpu::device_count() < 1) throw Error::unsupported("count_heatmap needs a GPU");
+
+    const int ordinal = 0;
+    const std::uint64_t n = bytes / sizeof(std::int32_t);
+    const double input_bytes = static_cast<double>(n) * sizeof(std::int32_t);
+    const window::DeviceProfile& profile = window::gpu::device_profile(ordinal);
+    std::printf("device %s: %d SMs, measured read %.0f GB/s, write %.0f GB/s, atomics %.3g/s (GBL pattern %.3g/s), "
+                "shared atomics %.3g/s, launch %.1f us\n",
+                profile.name.c_str(), profile.multiprocessors, profile.read_bandwidth / 1e9, profile.write_bandwidth / 1e9,
+                profile.global_atomic_rate, profile.contended_atomic_rate, profile.shared_atomic_rate,
+                profile.launch_seconds * 1e6);
+    std::printf("input: %" PRIu64 " int32 values (%.2f GiB), sum, W and S over 2^%d .. 2^%d, median of %d runs\n", n,
+                input_bytes / (1u << 30), min_exp, max_exp, repeats);
+    std::fflush(stdout);
+
+    window::gpu::DeviceColumn in(ordinal, window::ValueType::int32, n);
+    in.fill_random(seed);
+    const std::uint64_t min_slide = std::uint64_t{1} << min_exp;
+    window::gpu::DeviceColumn out(ordinal, window::ValueType::int64, n / min_slide + 1);
+    window::gpu::GpuWorkspace workspace(ordinal);
+
+    std::vector<std::uint64_t> params;
+    for (int e = min_exp; e <= max_exp; ++e) params.push_back(std::uint64_t{1} << e);
+    std::vector<Cell> cells;
+    for (std::uint64_t w : params) {
+      for (std::uint64_t s : params) {
+        const window::CountWindowProblem problem{n, {w, s}, window::ValueType::int32, window::AggregateKind::sum};
+        const window::CountWindowArgs run_args{in.view(), window::MutableColumnView(out.mutable_view().type,
+                                                                                      out.mutable_view().data,
+                                                                                      problem.windows()),
+                                               {w, s}, window::AggregateKind::sum};
+        window::DeviceProfile now = profile;  // less what this driver holds, with a margin
+        const std::uint64_t held = static_cast<std::uint64_t>(input_bytes) + (n / min_slide + 1) * 8 + (std::uint64_t{2} << 30);
+        now.free_memory = profile.free_memory - std::min(profile.free_memory, held);
+        for (CountAlgorithm a : algorithms) {
+          Cell cell;
+          cell.w = w;
+          cell.s = s;
+          cell.algorithm = name_of(a);
+          window::CountPlan plan;
+          if (a == CountAlgorithm::automatic) {
+            plan = window::select_count_window(a, problem, now);
+          } else {
+            const window::PlanResult r = window::plan_count_window(a, problem, now);
+            if (!r.plan) {
+              cell.status = "n/a";
+              cell.plan = r.reason;
+              cells.push_back(cell);
+              continue;
+            }
+            plan = *r.plan;
+          }
+          cell.plan = plan.describe();
+          cell.predicted_ms = plan.predicted_seconds * 1e3;
+          if (cell.predicted_ms > budget_ms) {
+            cell.status = "skipped";
+            cells.push_back(cell);
+            continue;
+          }
+          // One warm-up run, checked; slow cells are then timed once.
+          std::vector<double> t = window::gpu::time_plan(ordinal, plan, run_args, workspace, 0, 1);
+          if (const std::string bad = spot_check(in, out, problem.windows(), w, s); !bad.empty()) {
+            cell.status = "failed";
+            cell.plan += " | " + bad;
+            std::fprintf(stderr, "W=%" PRIu64 " S=%" PRIu64 " %s: WRONG RESULT %s\n", w, s, cell.algorithm.c_str(),
+                         bad.c_str());
+            cells.push_back(cell);
+            continue;
+          }
+          const int timed = t[0] * 1e3 > 3 * budget_ms ? 1 : repeats;
+          t = window::gpu::time_plan(ordinal, plan, run_args, workspace, 0, timed);
+          std::sort(t.begin(), t.end());
+          cell.runs = timed;
+          cell.median_ms = t[t.size() / 2] * 1e3;
+          cell.gbps = input_bytes / (cell.median_ms * 1e-3) / 1e9;
+          cell.status = "ok";
+          cells.push_back(cell);
+        }
+        std::fprintf(stderr, "W=2^%d S=2^%d done\n", static_cast<int>(std::log2(static_cast<double>(w))),
+                     static_cast<int>(std::log2(static_cast<double>(s))));
+      }
+    }
+
+    for (CountAlgorithm a : algorithms) print_table(cells, name_of(a), params, params);
+
+    if (const auto path = args.get("csv")) {
+      std::ofstream csv(*path);
+      csv << "w,s,algorithm,status,predicted_ms,median_ms,gbps,runs,plan\n";
+      for (const Cell& c : cells)
+        csv << c.w << ',' << c.s << ',' << c.algorithm << ',' << c.status << ',' << c.predicted_ms << ','
+            << c.median_ms << ',' << c.gbps << ',' << c.runs << ",\"" << c.plan << "\"\n";
+      if (!csv) throw Error::io(*path, "write failed");
+    }
+
+    // Summary: the selector against the reference bandwidth and against the best algorithm.
+    std::map<std::pair<std::uint64_t, std::uint64_t>, double> best, selector;
+    std::map<std::pair<std::uint64_t, std::uint64_t>, std::string> best_name, selector_plan;
+    int failures = 0;
+    for (const Cell& c : cells) {
+      if (c.status == "failed") ++failures;
+      if (c.status != "ok") continue;
+      const auto key = std::make_pair(c.w, c.s);
+      if (c.algorithm == "selector") {
+        selector[key] = c.gbps;
+        selector_plan[key] = c.plan;
+      } else if (c.gbps > best[key]) {
+        best[key] = c.gbps;
+        best_name[key] = c.algorithm;
+      }
+    }
+    if (!selector.empty()) {
+      int at_target = 0, at_target_overlap = 0, overlap_cells = 0, within = 0;
+      double min_gbps = 1e30, max_gap = 0;
+      std::string min_cell, gap_cell;
+      const double target = 0.8 * reference;
+      for (const auto& [key, gbps] : selector) {
+        if (gbps >= target) ++at_target;
+        if (key.second <= key.first) {
+          ++overlap_cells;
+          if (gbps >= target) ++at_target_overlap;
+        }
+        if (gbps < min_gbps) {
+          min_gbps = gbps;
+          min_cell = "W=" + std::to_string(key.first) + " S=" + std::to_string(key.second);
+        }
+        const double b = std::max(best[key], gbps);
+        const double gap = 1 - gbps / b;
+        if (gap <= 0.05) ++within;
+        if (gap > max_gap) {
+          max_gap = gap;
+          gap_cell = "W=" + std::to_string(key.first) + " S=" + std::to_string(key.second) + " (selector " +
+                     selector_plan[key] + ", best " + best_name[key] + ")";
+        }
+      }
+      const auto cells_n = static_cast<double>(selector.size());
+      std::printf("\nSUMMARY (%zu cells, reference %.0f GB/s, target 80%% = %.0f GB/s)\n", selector.size(), reference,
+                  target);
+      std::printf("  selector >= target in %d/%zu cells = %.1f%% (S <= W only: %d/%d = %.1f%%)\n", at_target,
+                  selector.size(), 100.0 * at_target / cells_n, at_target_overlap, overlap_cells,
+                  overlap_cells ? 100.0 * at_target_overlap / overlap_cells : 0.0);
+      std::printf("  selector minimum %.1f GB/s at %s\n", min_gbps, min_cell.c_str());
+      std::printf("  selector within 5%% of the best algorithm in %d/%zu cells; largest gap %.1f%% at %s\n", within,
+                  selector.size(), 100 * max_gap, gap_cell.c_str());
+      std::printf("  wrong results: %d\n", failures);
+    }
+    return failures == 0 ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "count_heatmap: error: %s\n", e.what());
+    return 1;
+  }
+}

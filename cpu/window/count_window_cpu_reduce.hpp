@@ -1,0 +1,155 @@
+// reduce<Isa, Agg>(values, n): the aggregate of a contiguous run, the inner loop of the CPU
+// slice hook. The AVX2 overloads widen int32 -> int64 and float -> double in registers; the
+// scalar one is the reference shape. Included only by the per-ISA translation units.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#include "cpu/simd/isa.hpp"
+#include "templates/window/aggregate_traits.hpp"
+
+namespace sextant::window::detail {
+
+// One accumulator on purpose: GCC 12 at -O3 mis-vectorises the two-accumulator form of the
+// wrapping int64 sum (it dropped a value in a 4-value run); long runs take the AVX2 path anyway.
+template <class Agg>
+typename Agg::Acc reduce_scalar(const typename Agg::Input* p, std::size_t n) noexcept {
+  typename Agg::Acc a = Agg::identity();
+  for (std::size_t i = 0; i < n; ++i) a = Agg::combine(a, Agg::lift(p[i]));
+  return a;
+}
+
+#if defined(__AVX2__)
+inline std::int64_t hsum_epi64(__m256i v) noexcept {
+  const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  return _mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1);
+}
+inline double hsum_pd(__m256d v) noexcept {
+  const __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+  return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
+}
+
+// The lanes of a vector reduced to one value with Agg::combine (min/max). One overload per
+// vector type: __m256i and friends carry attributes that templates would drop.
+template <class Agg>
+typename Agg::Acc fold_stored(const typename Agg::Input* lanes, std::size_t count) noexcept {
+  typename Agg::Acc a = Agg::identity();
+  for (std::size_t i = 0; i < count; ++i) a = Agg::combine(a, lanes[i]);
+  return a;
+}
+template <class Agg>
+typename Agg::Acc fold_lanes(__m256i v) noexcept {
+  alignas(32) typename Agg::Input lanes[32 / sizeof(typename Agg::Input)];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), v);
+  return fold_stored<Agg>(lanes, 32 / sizeof(typename Agg::Input));
+}
+template <class Agg>
+typename Agg::Acc fold_lanes(__m256 v) noexcept {
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, v);
+  return fold_stored<Agg>(lanes, 8);
+}
+template <class Agg>
+typename Agg::Acc fold_lanes(__m256d v) noexcept {
+  alignas(32) double lanes[4];
+  _mm256_store_pd(lanes, v);
+  return fold_stored<Agg>(lanes, 4);
+}
+
+inline __m256i min_epi64(__m256i a, __m256i b) noexcept { return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b)); }
+inline __m256i max_epi64(__m256i a, __m256i b) noexcept { return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(b, a)); }
+
+template <class Agg>
+typename Agg::Acc reduce_avx2(const typename Agg::Input* p, std::size_t n) noexcept {
+  using T = typename Agg::Input;
+  using Acc = typename Agg::Acc;
+  constexpr std::size_t lanes = 32 / sizeof(T);
+  if (n < 2 * lanes) return reduce_scalar<Agg>(p, n);
+  std::size_t i = 0;
+  Acc out = Agg::identity();
+  if constexpr (std::is_same_v<Agg, Aggregate<T, AggregateKind::count>>) {
+    return static_cast<Acc>(n);
+  } else if constexpr (std::is_same_v<Agg, Aggregate<T, AggregateKind::sum>>) {
+    if constexpr (std::is_same_v<T, std::int32_t>) {
+      __m256i a = _mm256_setzero_si256(), b = _mm256_setzero_si256();
+      for (; i + 8 <= n; i += 8) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+        a = _mm256_add_epi64(a, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)));
+        b = _mm256_add_epi64(b, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1)));
+      }
+      out = hsum_epi64(_mm256_add_epi64(a, b));
+    } else if constexpr (std::is_same_v<T, std::int64_t>) {
+      __m256i a = _mm256_setzero_si256(), b = _mm256_setzero_si256();
+      for (; i + 8 <= n; i += 8) {
+        a = _mm256_add_epi64(a, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i)));
+        b = _mm256_add_epi64(b, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 4)));
+      }
+      out = hsum_epi64(_mm256_add_epi64(a, b));
+    } else if constexpr (std::is_same_v<T, float>) {
+      __m256d a = _mm256_setzero_pd(), b = _mm256_setzero_pd();
+      for (; i + 8 <= n; i += 8) {
+        const __m256 v = _mm256_loadu_ps(p + i);
+        a = _mm256_add_pd(a, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
+        b = _mm256_add_pd(b, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
+      }
+      out = hsum_pd(_mm256_add_pd(a, b));
+    } else {
+      __m256d a = _mm256_setzero_pd(), b = _mm256_setzero_pd();
+      for (; i + 8 <= n; i += 8) {
+        a = _mm256_add_pd(a, _mm256_loadu_pd(p + i));
+        b = _mm256_add_pd(b, _mm256_loadu_pd(p + i + 4));
+      }
+      out = hsum_pd(_mm256_add_pd(a, b));
+    }
+  } else {
+    constexpr bool is_min = std::is_same_v<Agg, Aggregate<T, AggregateKind::min>>;
+    if constexpr (std::is_same_v<T, std::int32_t>) {
+      __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+      for (i = lanes; i + lanes <= n; i += lanes) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+        a = is_min ? _mm256_min_epi32(a, v) : _mm256_max_epi32(a, v);
+      }
+      out = fold_lanes<Agg>(a);
+    } else if constexpr (std::is_same_v<T, std::int64_t>) {
+      __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+      for (i = lanes; i + lanes <= n; i += lanes) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+        a = is_min ? min_epi64(a, v) : max_epi64(a, v);
+      }
+      out = fold_lanes<Agg>(a);
+    } else if constexpr (std::is_same_v<T, float>) {
+      __m256 a = _mm256_loadu_ps(p);
+      for (i = lanes; i + lanes <= n; i += lanes) {
+        const __m256 v = _mm256_loadu_ps(p + i);
+        a = is_min ? _mm256_min_ps(a, v) : _mm256_max_ps(a, v);
+      }
+      out = fold_lanes<Agg>(a);
+    } else {
+      __m256d a = _mm256_loadu_pd(p);
+      for (i = lanes; i + lanes <= n; i += lanes) {
+        const __m256d v = _mm256_loadu_pd(p + i);
+        a = is_min ? _mm256_min_pd(a, v) : _mm256_max_pd(a, v);
+      }
+      out = fold_lanes<Agg>(a);
+    }
+  }
+  for (; i < n; ++i) out = Agg::combine(out, Agg::lift(p[i]));
+  return out;
+}
+#endif
+
+template <class Isa, class Agg>
+typename Agg::Acc reduce(const typename Agg::Input* p, std::size_t n) noexcept {
+#if defined(__AVX2__)
+  if constexpr (std::is_same_v<Isa, cpu::Avx2Isa>) return reduce_avx2<Agg>(p, n);
+#endif
+  return reduce_scalar<Agg>(p, n);
+}
+
+}  // namespace sextant::window::detail

@@ -1,0 +1,273 @@
+#include "datagen/column_file.hpp"
+
+#include <bit>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <type_traits>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+
+namespace sextant::datagen {
+
+static_assert(std::endian::native == std::endian::little, "the column format is little endian");
+
+namespace {
+
+template <class T>
+T load(const char* bytes) noexcept {
+  T value;
+  std::memcpy(&value, bytes, sizeof value);
+  return value;
+}
+
+template <class T>
+void store(char* bytes, T value) noexcept {
+  std::memcpy(bytes, &value, sizeof value);
+}
+
+std::size_t element_bytes(ColumnType type) noexcept {
+  return type == ColumnType::int32 || type == ColumnType::float32 ? 4 : 8;
+}
+
+ColumnData make_data(ColumnType type, std::size_t n) {
+  switch (type) {
+    case ColumnType::int32: return std::vector<std::int32_t>(n);
+    case ColumnType::int64: return std::vector<std::int64_t>(n);
+    case ColumnType::float32: return std::vector<float>(n);
+    case ColumnType::float64: break;
+  }
+  return std::vector<double>(n);
+}
+
+std::ifstream open_for_reading(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw Error::io(path, "cannot read: is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error::io(path, std::string("cannot open for reading: ") + std::strerror(errno));
+  return in;
+}
+
+std::uint64_t splitmix64(std::uint64_t x) noexcept {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+std::string_view trim(std::string_view s) noexcept {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// A whole-cell number of type T; false when the cell is not one (or is NaN/infinite).
+template <class T>
+bool parse_cell(std::string_view cell, T& value) {
+  const char* first = cell.data();
+  const char* last = first + cell.size();
+  if (first != last && *first == '+') ++first;
+  if (first == last || *first == '+') return false;
+  const auto [ptr, ec] = std::from_chars(first, last, value);
+  if (ec != std::errc{} || ptr != last) return false;
+  if constexpr (std::is_floating_point_v<T>) return std::isfinite(value);
+  return true;
+}
+
+}  // namespace
+
+ColumnType type_of(const ColumnData& column) noexcept { return static_cast<ColumnType>(column.index() + 1); }
+
+std::size_t size_of(const ColumnData& column) noexcept {
+  return std::visit([](const auto& v) { return v.size(); }, column);
+}
+
+std::string_view to_string(ColumnType type) noexcept {
+  switch (type) {
+    case ColumnType::int32: return "int32";
+    case ColumnType::int64: return "int64";
+    case ColumnType::float32: return "float";
+    case ColumnType::float64: return "double";
+  }
+  return "?";
+}
+
+ColumnData read_column_file(const std::string& path) {
+  std::ifstream in = open_for_reading(path);
+  in.seekg(0, std::ios::end);
+  const std::streamoff size_or_error = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size_or_error < 0 || !in) throw Error::io(path, "cannot determine the file size");
+  const auto file_bytes = static_cast<std::uint64_t>(size_or_error);
+
+  char header[column_header_bytes] = {};
+  in.read(header, static_cast<std::streamsize>(std::min<std::uint64_t>(file_bytes, column_header_bytes)));
+  if (file_bytes < sizeof column_magic || std::memcmp(header, column_magic, sizeof column_magic) != 0)
+    throw Error::in_file(path, 0, 0, "not a Sextant column file (it does not start with \"SXTC\")");
+  if (file_bytes < column_header_bytes)
+    throw Error::in_file(path, 0, 0,
+                         "truncated: the file has " + std::to_string(file_bytes) + " bytes, the header alone needs " +
+                             std::to_string(column_header_bytes));
+  const auto version = load<std::uint32_t>(header + 4);
+  const auto code = load<std::uint32_t>(header + 8);
+  const auto reserved = load<std::uint32_t>(header + 12);
+  const auto n = load<std::uint64_t>(header + 16);
+  if (version != column_version)
+    throw Error::in_file(path, 0, 0,
+                         "unsupported column format version " + std::to_string(version) + " (this build reads version " +
+                             std::to_string(column_version) + ")");
+  if (code < 1 || code > 4)
+    throw Error::in_file(path, 0, 0,
+                         "unknown element type code " + std::to_string(code) +
+                             " (valid: 1 int32, 2 int64, 3 float32, 4 float64)");
+  if (reserved != 0)
+    throw Error::in_file(path, 0, 0, "reserved header field is " + std::to_string(reserved) + ", expected 0 (corrupt file?)");
+  const auto type = static_cast<ColumnType>(code);
+  const std::size_t size = element_bytes(type);
+  if (n > (std::numeric_limits<std::uint64_t>::max() - column_header_bytes) / size)
+    throw Error::in_file(path, 0, 0, "header says n = " + std::to_string(n) + ": larger than any file (corrupt header?)");
+  const std::uint64_t expected = column_header_bytes + n * size;
+  if (file_bytes != expected)
+    throw Error::in_file(path, 0, 0,
+                         std::string(file_bytes < expected ? "truncated" : "trailing bytes") + ": the file has " +
+                             std::to_string(file_bytes) + " bytes, the header (n = " + std::to_string(n) + " " +
+                             std::string(to_string(type)) + " values) needs " + std::to_string(expected));
+  ColumnData data = make_data(type, static_cast<std::size_t>(n));
+  std::visit(
+      [&](auto& v) {
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        if (!v.empty() && !in.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(T))))
+          throw Error::io(path, "read failed");
+        if constexpr (std::is_floating_point_v<T>) {
+          for (std::size_t i = 0; i < v.size(); ++i)
+            if (!std::isfinite(v[i]))
+              throw Error::in_file(path, 0, 0, "value #" + std::to_string(i) + " is NaN or infinite (bad input)");
+        }
+      },
+      data);
+  return data;
+}
+
+void write_column_file(const std::string& path, const ColumnData& column) {
+  AtomicFile file(path, /*binary=*/true);
+  char header[column_header_bytes] = {};
+  std::memcpy(header, column_magic, sizeof column_magic);
+  store<std::uint32_t>(header + 4, column_version);
+  store<std::uint32_t>(header + 8, static_cast<std::uint32_t>(type_of(column)));
+  store<std::uint64_t>(header + 16, size_of(column));
+  file.stream().write(header, sizeof header);
+  std::visit(
+      [&](const auto& v) {
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        file.stream().write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(T)));
+      },
+      column);
+  file.commit();
+}
+
+bool looks_like_column_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return false;
+  std::ifstream in(path, std::ios::binary);
+  char magic[sizeof column_magic] = {};
+  return in.read(magic, sizeof magic) && std::memcmp(magic, column_magic, sizeof magic) == 0;
+}
+
+StreamValues parse_stream_csv_values(std::string_view text, const std::string& origin, ColumnType type) {
+  StreamValues out;
+  out.values = make_data(type, 0);
+  std::visit(
+      [&](auto& values) {
+        using T = typename std::decay_t<decltype(values)>::value_type;
+        std::size_t line_no = 0;
+        std::size_t pos = 0;
+        bool have_key = false;
+        std::int64_t first_key = 0;
+        std::size_t blank_run_start = 0;  // first line of a trailing run of blank lines
+        while (pos < text.size()) {
+          const std::size_t eol = text.find('\n', pos);
+          const std::string_view line = trim(text.substr(pos, eol == std::string_view::npos ? text.npos : eol - pos));
+          pos = eol == std::string_view::npos ? text.size() : eol + 1;
+          ++line_no;
+          if (line.empty()) {
+            if (blank_run_start == 0) blank_run_start = line_no;
+            continue;
+          }
+          if (blank_run_start != 0)
+            throw Error::in_file(origin, blank_run_start, 0, "blank line inside the data (expected key,ts,value,wm)");
+          std::string_view cells[4];
+          std::size_t count = 0, start = 0;
+          while (true) {
+            const std::size_t comma = line.find(',', start);
+            const std::string_view cell = trim(line.substr(start, comma == line.npos ? line.npos : comma - start));
+            if (count < 4) cells[count] = cell;
+            ++count;
+            if (comma == line.npos) break;
+            start = comma + 1;
+          }
+          if (count != 4)
+            throw Error::in_file(origin, line_no, 0,
+                                 "expected 4 cells (key,ts,value,wm), found " + std::to_string(count));
+          T value{};
+          if (!parse_cell(cells[2], value)) {
+            std::int64_t probe = 0;
+            if (line_no == 1 && values.empty() && !parse_cell(cells[0], probe)) continue;  // a header line
+            throw Error::in_file(origin, line_no, 3,
+                                 "value '" + std::string(cells[2]) + "' is not a finite " +
+                                     std::string(to_string(type)));
+          }
+          std::int64_t key = 0;
+          if (!parse_cell(cells[0], key))
+            throw Error::in_file(origin, line_no, 1, "key '" + std::string(cells[0]) + "' is not an integer");
+          if (!have_key) {
+            first_key = key;
+            have_key = true;
+          } else if (key != first_key) {
+            out.several_keys = true;
+          }
+          values.push_back(value);
+        }
+      },
+      out.values);
+  return out;
+}
+
+StreamValues read_stream_csv_values(const std::string& path, ColumnType type) {
+  std::ifstream in = open_for_reading(path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw Error::io(path, "read failed");
+  return parse_stream_csv_values(ss.str(), path, type);
+}
+
+ColumnData generate_column(ColumnType type, std::size_t n, std::uint64_t seed) {
+  ColumnData data = make_data(type, n);
+  const std::uint64_t base = splitmix64(seed);
+  std::visit(
+      [&](auto& v) {
+        using T = typename std::decay_t<decltype(v)>::value_type;
+        const auto count = static_cast<std::int64_t>(n);
+#pragma omp parallel for schedule(static)
+        for (std::int64_t i = 0; i < count; ++i) {
+          const std::uint64_t r = splitmix64(base + static_cast<std::uint64_t>(i) * 0xD1B54A32D192ED03ull);
+          if constexpr (std::is_same_v<T, std::int32_t>) {
+            v[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(r >> 32));
+          } else if constexpr (std::is_same_v<T, std::int64_t>) {
+            v[i] = static_cast<std::int64_t>(r >> 23) - (std::int64_t{1} << 40);
+          } else {
+            const double unit = static_cast<double>(r >> 11) * 0x1.0p-53;  // [0, 1)
+            v[i] = static_cast<T>(-1000.0 + 2000.0 * unit);
+          }
+        }
+      },
+      data);
+  return data;
+}
+
+}  // namespace sextant::datagen

@@ -1,0 +1,347 @@
+// MdmcGpu: device state and kernel. See mdmc_gpu.hpp for the outline.
+//
+// Per point p (leaf position i), bitmaps over the masks 0 .. 2^d - 1 in 32-bit words (bit m of
+// word m / 32 = subspace m):
+//   strict    - bits are set at single masks only ("p is strictly dominated in m"), each meaning
+//               every non-empty submask too; closed downwards at the end of each phase;
+//   dominated - bits of masks in which p is dominated but that no strict bit covers (ties).
+// Result: dominated | down-closure(strict).
+//
+// FILTER. For every leaf q, better_columns(q, p) (labels only) is a set on which q is strictly
+// better than p: one atomicOr of that mask's bit in `strict`. Then the closure.
+//
+// REFINE. For every leaf q, worse_columns(q, p) (labels) bounds what q can dominate p in: m must
+// be a submask of open = full & ~worse. When bit `open` of the (closed) `strict` is set, p is
+// already strictly dominated in every such m and q is skipped without loading its row. The
+// remaining leaves of a warp's 32 are found by __ballot_sync and tested one after the other by
+// the whole warp: lane j < d loads column j of q's row (coalesced) and two ballots give
+// le = {j : q[j] <= p[j]} and eq = {j : q[j] == p[j]}; lt = le & ~eq. q dominates p in m iff
+// m <= le and m & lt != 0, strictly iff m <= lt. So lane 0 sets bit lt of `strict`, and only
+// where q ties p on some column (eq != 0) the masks m <= le that meet both lt and eq (dominated,
+// not strictly) are enumerated, spread over the lanes.
+//
+// The down-closure of `strict` is a zeta transform: per column j, every mask with bit j set ORs
+// into the mask without it. Columns 0..4 are inside a word (one pass per word, no barrier);
+// column j >= 5 pairs words k and k ^ 2^(j-5), with a barrier per column.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cuda/atomic>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/subspace.hpp"
+#include "gpu/cuda_check.cuh"
+#include "gpu/device_buffer.cuh"
+#include "gpu/device_query.hpp"
+#include "gpu/skycube/mdmc_gpu.hpp"
+#include "templates/skycube/quad_tree.hpp"
+
+namespace sextant::skycube {
+namespace detail {
+namespace {
+
+constexpr unsigned full_warp = 0xffffffffu;
+constexpr int block_threads = 256;
+constexpr int warps_per_block = block_threads / 32;
+
+// Bitmap words (32 bits) for masks 0 .. 2^d - 1.
+constexpr std::size_t bitmap_words(int d) noexcept {
+  return d <= 5 ? 1 : std::size_t{1} << (d - 5);
+}
+
+struct KernelArgs {
+  const Mask* median;
+  const Mask* quartile;
+  const Mask* octile;
+  const float* rows;
+  std::uint32_t leaves;  // |S+|
+  int stride;            // floats per padded row
+  int d;
+  int max_level;
+  std::uint32_t first;            // leaf position of the batch's first point
+  std::uint32_t out_words;        // HashCube words per point
+  Word* out;                      // out_words per point of the batch
+  std::uint32_t* global_bitmaps;  // 2 * bitmap_words(d) per block; only without shared bitmaps
+};
+
+// Bits are read while other warps set them (monotone, so a stale 0 only costs work): relaxed
+// atomic loads keep that well defined (and quiet under compute-sanitizer racecheck).
+__device__ __forceinline__ std::uint32_t load_word(std::uint32_t* bits, Mask m) {
+  return cuda::atomic_ref<std::uint32_t, cuda::thread_scope_block>(bits[m >> 5])
+      .load(cuda::memory_order_relaxed);
+}
+__device__ __forceinline__ bool test_bit(std::uint32_t* bits, Mask m) {
+  return (load_word(bits, m) >> (m & 31)) & 1u;
+}
+__device__ __forceinline__ void set_bit(std::uint32_t* bits, Mask m) {
+  const std::uint32_t bit = 1u << (m & 31);
+  if ((load_word(bits, m) & bit) == 0) atomicOr(&bits[m >> 5], bit);  // read first: most are set already
+}
+
+__device__ __forceinline__ Mask better(Mask qm, Mask qq, Mask qo, Mask pm, Mask pq, Mask po) {
+  const Mask same_half = ~(qm ^ pm);
+  const Mask same_quarter = same_half & ~(qq ^ pq);
+  return (~qm & pm) | (same_half & ~qq & pq) | (same_quarter & ~qo & po);
+}
+
+// The t-th submask of `mask` (bits of t deposited into the set bits of mask).
+__device__ __forceinline__ Mask deposit(std::uint32_t t, Mask mask) {
+  Mask r = 0;
+  for (Mask m = mask; m != 0 && t != 0; m &= m - 1, t >>= 1)
+    if (t & 1u) r |= m & (~m + 1);
+  return r;
+}
+
+// Downward closure of `bits` (see the file comment); every thread of the block calls it.
+__device__ void close_down(std::uint32_t* bits, int d, std::size_t words) {
+  constexpr std::uint32_t high[5] = {0xAAAAAAAAu, 0xCCCCCCCCu, 0xF0F0F0F0u, 0xFF00FF00u, 0xFFFF0000u};
+  const int in_word = d < 5 ? d : 5;
+  for (std::size_t k = threadIdx.x; k < words; k += blockDim.x) {
+    std::uint32_t w = bits[k];
+    for (int j = 0; j < in_word; ++j) w |= (w & high[j]) >> (1 << j);
+    bits[k] = w;
+  }
+  __syncthreads();
+  for (int j = 5; j < d; ++j) {
+    const std::size_t h = std::size_t{1} << (j - 5);
+    // Half the words are targets (bit h clear); each reads its partner, which no one writes now.
+    for (std::size_t t = threadIdx.x; t < words / 2; t += blockDim.x) {
+      const std::size_t k = (t / h) * 2 * h + t % h;
+      bits[k] |= bits[k + h];
+    }
+    __syncthreads();
+  }
+}
+
+template <bool SharedBitmaps>
+__global__ void __launch_bounds__(block_threads) mdmc_kernel(KernelArgs a) {
+  extern __shared__ std::uint32_t shared_bitmaps[];
+  const std::size_t words = bitmap_words(a.d);
+  std::uint32_t* strict = SharedBitmaps ? shared_bitmaps : a.global_bitmaps + 2 * words * blockIdx.x;
+  std::uint32_t* dominated = strict + words;
+  const std::uint32_t i = a.first + blockIdx.x;
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  const int warp = static_cast<int>(threadIdx.x >> 5);
+  const Mask full = a.d >= 32 ? ~Mask{0} : (Mask{1} << a.d) - 1;
+
+  for (std::size_t k = threadIdx.x; k < 2 * words; k += blockDim.x) strict[k] = 0;
+  const Mask pm = a.median[i], pq = a.quartile[i], po = a.octile[i];
+  const float p_value = lane < a.d ? a.rows[std::size_t{i} * a.stride + lane] : 0.0f;
+  __syncthreads();
+
+  // FILTER: label-only strict dominance. better(p, p) == 0, so p never counts itself.
+  for (std::uint32_t k = threadIdx.x; k < a.leaves; k += blockDim.x) {
+    const Mask b = better(a.median[k], a.quartile[k], a.octile[k], pm, pq, po);
+    if (b != 0) set_bit(strict, b);
+  }
+  __syncthreads();
+  close_down(strict, a.d, words);
+
+  // REFINE: warp-uniform loop over groups of 32 leaves, so every vote has all lanes active.
+  for (std::uint32_t base = static_cast<std::uint32_t>(warp) * 32; base < a.leaves;
+       base += warps_per_block * 32) {
+    const std::uint32_t k = base + static_cast<std::uint32_t>(lane);
+    bool need = false;
+    if (k < a.leaves && k != i) {
+      const Mask worse = better(pm, pq, po, a.median[k], a.quartile[k], a.octile[k]);
+      const Mask open = full & ~worse;
+      need = open != 0 && !test_bit(strict, open);
+    }
+    for (unsigned pending = __ballot_sync(full_warp, need); pending != 0; pending &= pending - 1) {
+      const std::uint32_t q = base + static_cast<std::uint32_t>(__ffs(pending) - 1);
+      const float v = lane < a.d ? a.rows[std::size_t{q} * a.stride + lane] : 0.0f;
+      const Mask le = __ballot_sync(full_warp, lane < a.d && v <= p_value);
+      const Mask eq = __ballot_sync(full_warp, lane < a.d && v == p_value);
+      const Mask lt = le & ~eq;
+      if (lt == 0) continue;  // q is nowhere better: duplicates of p, or worse somewhere only
+      // One read broadcast, so the whole warp takes the same branch.
+      const bool settled = __shfl_sync(full_warp, lane == 0 ? test_bit(strict, le) : false, 0);
+      if (settled) continue;  // p is strictly dominated in le, so in all q could add
+      if (lane == 0) set_bit(strict, lt);
+      if (eq == 0) continue;
+      // Ties: m <= le meeting both lt and eq is dominated but not strictly.
+      const std::uint32_t count = 1u << __popc(le);
+      for (std::uint32_t t = static_cast<std::uint32_t>(lane); t < count; t += 32) {
+        const Mask m = deposit(t, le);
+        if ((m & lt) != 0 && (m & eq) != 0 && __popc(m) <= a.max_level) set_bit(dominated, m);
+      }
+    }
+  }
+  __syncthreads();
+  close_down(strict, a.d, words);
+  for (std::size_t k = threadIdx.x; k < words; k += blockDim.x) dominated[k] |= strict[k];
+  __syncthreads();
+
+  // HashCube word w holds subspaces 32w + 1 .. 32w + 32: bitmap bits shifted down by one.
+  Word* out = a.out + std::size_t{blockIdx.x} * a.out_words;
+  for (std::size_t w = threadIdx.x; w < a.out_words; w += blockDim.x) {
+    const std::uint32_t next = w + 1 < words ? dominated[w + 1] : 0u;
+    out[w] = (dominated[w] >> 1) | (next << 31);
+  }
+}
+
+}  // namespace
+
+// Everything one run keeps on the device; built from the tree once.
+class MdmcGpuState {
+ public:
+  MdmcGpuState(const QuadTree& tree, int max_level, const MdmcGpuOptions& options)
+      : tree_(&tree), max_level_(max_level), ordinal_(options.gpu_ordinal) {
+    gpu::ScopedDevice scope(ordinal_);
+    const int d = tree.dims();
+    const std::size_t s = tree.size();
+    words_ = bitmap_words(d);
+    out_words_ = words_for(d);
+    shared_bytes_ = 2 * words_ * sizeof(std::uint32_t);
+    int optin = 0;
+    SEXTANT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal_));
+    global_bitmaps_ = options.force_global_bitmaps || shared_bytes_ > static_cast<std::size_t>(optin);
+    if (!global_bitmaps_)
+      SEXTANT_CUDA_CHECK(cudaFuncSetAttribute(mdmc_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                              static_cast<int>(shared_bytes_)));
+
+    // Batch: bounded output (and global bitmap) memory, large enough to fill the device.
+    const std::size_t per_point =
+        out_words_ * sizeof(Word) + (global_bitmaps_ ? shared_bytes_ : std::size_t{0});
+    batch_ = options.batch_points != 0
+                 ? options.batch_points
+                 : std::clamp<std::size_t>((std::size_t{64} << 20) / per_point, 1, 16384);
+    batch_ = std::max<std::size_t>(1, std::min(batch_, s));
+
+    median_ = gpu::DeviceBuffer<Mask>(s);
+    quartile_ = gpu::DeviceBuffer<Mask>(s);
+    octile_ = gpu::DeviceBuffer<Mask>(s);
+    const std::size_t row_floats = s * static_cast<std::size_t>(tree.stride());
+    rows_ = gpu::DeviceBuffer<float>(row_floats);
+    for (auto& o : out_) o = gpu::DeviceBuffer<Word>(batch_ * out_words_);
+    if (global_bitmaps_) bitmaps_ = gpu::DeviceBuffer<std::uint32_t>(batch_ * 2 * words_);
+    SEXTANT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    for (auto& e : done_) SEXTANT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    for (auto& h : host_)
+      SEXTANT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h), batch_ * out_words_ * sizeof(Word)));
+
+    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(median_.data(), tree.median_masks().data(), s * sizeof(Mask),
+                                       cudaMemcpyHostToDevice, stream_));
+    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(quartile_.data(), tree.quartile_masks().data(), s * sizeof(Mask),
+                                       cudaMemcpyHostToDevice, stream_));
+    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(octile_.data(), tree.octile_masks().data(), s * sizeof(Mask),
+                                       cudaMemcpyHostToDevice, stream_));
+    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(rows_.data(), tree.rows(), row_floats * sizeof(float),
+                                       cudaMemcpyHostToDevice, stream_));
+    SEXTANT_CUDA_CHECK(cudaStreamSynchronize(stream_));  // pageable sources: keep the copies simple
+  }
+
+  ~MdmcGpuState() {  // no throws; the device buffers free themselves
+    cudaSetDevice(ordinal_);
+    if (stream_ != nullptr) cudaStreamSynchronize(stream_);
+    for (Word* h : host_)
+      if (h != nullptr) cudaFreeHost(h);
+    for (cudaEvent_t e : done_)
+      if (e != nullptr) cudaEventDestroy(e);
+    if (stream_ != nullptr) cudaStreamDestroy(stream_);
+  }
+  MdmcGpuState(const MdmcGpuState&) = delete;
+  MdmcGpuState& operator=(const MdmcGpuState&) = delete;
+
+  bool serves(const QuadTree& tree, int max_level) const noexcept {
+    return tree_ == &tree && max_level_ == max_level && tree.size() == median_.size();
+  }
+  bool global_bitmaps() const noexcept { return global_bitmaps_; }
+
+  // Batches of points, double buffered: batch b + 1 runs while the host inserts batch b.
+  void process(std::size_t begin, std::size_t end, HashCubePart& out) {
+    gpu::ScopedDevice scope(ordinal_);
+    const auto ids = tree_->ids();
+    std::size_t pending_begin = 0, pending_count = 0;
+    int pending_slot = -1;
+    auto insert_pending = [&] {
+      if (pending_slot < 0) return;
+      SEXTANT_CUDA_CHECK(cudaEventSynchronize(done_[pending_slot]));
+      const Word* words = host_[pending_slot];
+      for (std::size_t p = 0; p < pending_count; ++p)
+        out.insert(ids[pending_begin + p], {words + p * out_words_, out_words_});
+      pending_slot = -1;
+    };
+    int slot = 0;
+    for (std::size_t first = begin; first < end; first += batch_, slot ^= 1) {
+      const std::size_t count = std::min(batch_, end - first);
+      launch(first, count, slot);
+      insert_pending();
+      pending_begin = first;
+      pending_count = count;
+      pending_slot = slot;
+    }
+    insert_pending();
+  }
+
+ private:
+  void launch(std::size_t first, std::size_t count, int slot) {
+    KernelArgs a{};
+    a.median = median_.data();
+    a.quartile = quartile_.data();
+    a.octile = octile_.data();
+    a.rows = rows_.data();
+    a.leaves = static_cast<std::uint32_t>(tree_->size());
+    a.stride = tree_->stride();
+    a.d = tree_->dims();
+    a.max_level = max_level_;
+    a.first = static_cast<std::uint32_t>(first);
+    a.out_words = static_cast<std::uint32_t>(out_words_);
+    a.out = out_[slot].data();
+    a.global_bitmaps = bitmaps_.data();
+    const dim3 grid(static_cast<unsigned>(count));
+    if (global_bitmaps_)
+      mdmc_kernel<false><<<grid, block_threads, 0, stream_>>>(a);
+    else
+      mdmc_kernel<true><<<grid, block_threads, shared_bytes_, stream_>>>(a);
+    SEXTANT_CUDA_CHECK_LAUNCH();
+    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(host_[slot], out_[slot].data(), count * out_words_ * sizeof(Word),
+                                       cudaMemcpyDeviceToHost, stream_));
+    SEXTANT_CUDA_CHECK(cudaEventRecord(done_[slot], stream_));
+  }
+
+  const QuadTree* tree_;
+  int max_level_;
+  int ordinal_;
+  std::size_t words_ = 0;
+  std::size_t out_words_ = 0;
+  std::size_t shared_bytes_ = 0;
+  std::size_t batch_ = 1;
+  bool global_bitmaps_ = false;
+  gpu::DeviceBuffer<Mask> median_, quartile_, octile_;
+  gpu::DeviceBuffer<float> rows_;
+  gpu::DeviceBuffer<Word> out_[2];
+  gpu::DeviceBuffer<std::uint32_t> bitmaps_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t done_[2] = {nullptr, nullptr};
+  Word* host_[2] = {nullptr, nullptr};
+};
+
+}  // namespace detail
+
+MdmcGpu::MdmcGpu(const MdmcGpuOptions& options) : options_(options) {
+  const int devices = gpu::device_count();
+  if (options.gpu_ordinal < 0 || options.gpu_ordinal >= devices)
+    throw Error::argument("gpu_ordinal", std::to_string(options.gpu_ordinal),
+                          "0.." + std::to_string(devices - 1), "no such CUDA device");
+}
+
+void MdmcGpu::process(const MdmcTasks<MdmcShared>& tasks, HashCubePart& out) {
+  if (tasks.begin >= tasks.end) return;
+  const QuadTree& tree = tasks.shared.tree;
+  if (tree.size() > 0xffffffffu) throw Error::unsupported("mdmc-gpu: more than 2^32 - 1 points in S+");
+  if (!state_ || !state_->serves(tree, tasks.shared.max_level)) {
+    state_.reset();  // free the old run's buffers first
+    state_ = std::make_shared<detail::MdmcGpuState>(tree, tasks.shared.max_level, options_);
+  }
+  state_->process(tasks.begin, tasks.end, out);
+}
+
+bool MdmcGpu::used_global_bitmaps() const noexcept {
+  return state_ && state_->global_bitmaps();
+}
+
+}  // namespace sextant::skycube

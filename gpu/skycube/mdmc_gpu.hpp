@@ -1,0 +1,61 @@
+// The GPU specialisation of MDMC's filter + refine hook (paper 004, section 6.2). Plain C++:
+// no CUDA headers, so the template and host code include it anywhere.
+//
+// One thread block per point p of S+. Its two bitmaps over the 2^d subspace masks ("dominated"
+// and "strictly dominated") live in shared memory (global memory per block when 2 * 2^d bits
+// exceed the device's opt-in shared memory). A strided scan over all leaves' path labels is the
+// filter; a second strided scan picks, per warp and by ballot, the leaves that can still add
+// something and tests them warp-cooperatively (lane j compares column j). The block then closes
+// the strict bitmap downwards and the "dominated" words go back to the host in batches.
+//
+// The device state (the tree's flat arrays, bitmap and output buffers, pinned staging, a stream)
+// is created on the first process() of a run and reused by every later call with the same tree.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string_view>
+
+#include "core/device.hpp"
+#include "templates/skycube/hash_cube.hpp"
+#include "templates/skycube/hooks.hpp"
+#include "templates/skycube/mdmc.hpp"
+
+namespace sextant::skycube {
+
+struct MdmcGpuOptions {
+  int gpu_ordinal = 0;
+  // Keeps the bitmaps in global memory even where shared memory would hold them (tests).
+  bool force_global_bitmaps = false;
+  // Points per kernel launch; 0 = chosen from d (bounded device memory for the outputs).
+  std::size_t batch_points = 0;
+};
+
+namespace detail {
+class MdmcGpuState;  // defined in mdmc_gpu.cu
+}
+
+class MdmcGpu {
+ public:
+  static constexpr std::string_view name = "mdmc-gpu";
+  static constexpr DeviceKind device_kind = DeviceKind::gpu;
+
+  MdmcGpu() = default;
+  // Throws Error for a gpu_ordinal that names no device.
+  explicit MdmcGpu(const MdmcGpuOptions& options);
+
+  // Filter + refine for the leaf positions [tasks.begin, tasks.end); one insert per point.
+  // Copies share the device state: use one MdmcGpu per worker thread (the template does).
+  void process(const MdmcTasks<MdmcShared>& tasks, HashCubePart& out);
+
+  // Whether the last process() kept the bitmaps in global memory (the tiled fallback).
+  bool used_global_bitmaps() const noexcept;
+
+ private:
+  MdmcGpuOptions options_;
+  std::shared_ptr<detail::MdmcGpuState> state_;
+};
+
+static_assert(MdmcHook<MdmcGpu, MdmcShared>);
+
+}  // namespace sextant::skycube

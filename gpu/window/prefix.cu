@@ -1,0 +1,149 @@
+// DIRECT-PREFIX and REDUCED-PREFIX (paper 001, sections 3.2.2 and 3.3), for invertible
+// functions: a prefix scan with decoupled look-back (one pass, O(1) state between blocks) and
+// one difference per window, whatever the fan-out.
+//   DIRECT-PREFIX: P = CUB's scan of the lifted input; window k = P[kS + W] - P[kS].
+//   REDUCED-PREFIX, as in the paper: COOP-OPT's slicing writes C[j] and A[j]
+//   (tile_kernel.cuh), CUB's scan runs over C only (S times fewer items), and window
+//   k = PC[k + q] - PC[k] + A[k + q].
+//   REDUCED-PREFIX fused: the same three steps in one kernel (tile_kernel.cuh, prefix mode):
+//   the slicing kernel scans its tiles with its own decoupled look-back and finishes the
+//   windows itself; only the running totals at window starts travel through memory.
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/transform_iterator.h>
+
+#include "gpu/window/heads_kernel.cuh"
+#include "gpu/window/launch.cuh"
+#include "gpu/window/tile_kernel.cuh"
+
+namespace sextant::window::gpu::detail {
+
+namespace {
+
+template <class Agg>
+struct LiftOp {
+  __host__ __device__ typename Agg::Acc operator()(typename Agg::Input x) const { return Agg::lift(x); }
+};
+
+template <class Agg>
+struct CombineOp {
+  __host__ __device__ typename Agg::Acc operator()(typename Agg::Acc a, typename Agg::Acc b) const {
+    return Agg::combine(a, b);
+  }
+};
+
+// out[k] = prefix[k * stride + span] - prefix[k * stride] (+ head[k + head_offset]).
+template <class Agg>
+__global__ void __launch_bounds__(block_threads) prefix_expand_kernel(const typename Agg::Acc* __restrict__ prefix,
+                                                                      const typename Agg::Acc* __restrict__ head,
+                                                                      typename Agg::Acc* __restrict__ out,
+                                                                      std::uint64_t windows, std::uint64_t stride,
+                                                                      std::uint64_t span, std::uint64_t head_offset) {
+  const std::uint64_t step = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t k = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; k < windows; k += step) {
+    const std::uint64_t at = k * stride;
+    typename Agg::Acc v = Agg::uncombine(prefix[at + span], prefix[at]);
+    if (head != nullptr) v = Agg::combine(v, head[k + head_offset]);
+    out[k] = v;
+  }
+}
+
+// In-place inclusive scan of data[0 .. count) with the workspace's scratch slot.
+template <class Agg, class Input>
+void inclusive_scan(Input in, typename Agg::Acc* out, std::uint64_t count, const Launch& launch) {
+  std::size_t bytes = 0;
+  SEXTANT_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, in, out, CombineOp<Agg>{}, count, launch.stream));
+  void* scratch = launch.workspace.reserve(scan_scratch_slot, bytes);
+  SEXTANT_CUDA_CHECK(cub::DeviceScan::InclusiveScan(scratch, bytes, in, out, CombineOp<Agg>{}, count, launch.stream));
+}
+
+template <class Agg>
+void expand(const typename Agg::Acc* prefix, const typename Agg::Acc* head, typename Agg::Acc* out,
+            std::uint64_t windows, std::uint64_t stride, std::uint64_t span, std::uint64_t head_offset,
+            cudaStream_t stream) {
+  prefix_expand_kernel<Agg><<<grid_for(windows, block_threads * 4, 1u << 20), block_threads, 0, stream>>>(
+      prefix, head, out, windows, stride, span, head_offset);
+  SEXTANT_CUDA_CHECK_LAUNCH();
+}
+
+template <class Agg>
+void run_direct(const Launch& launch) {
+  using T = typename Agg::Input;
+  using Acc = typename Agg::Acc;
+  if constexpr (Agg::invertible) {
+    const CountWindowArgs& args = launch.args;
+    const ChunkGeometry g = make_geometry(args.in.size, args.spec.length, args.spec.slide);
+    auto* prefix = static_cast<Acc*>(launch.workspace.reserve(partials_slot, (g.used + 1) * sizeof(Acc)));
+    SEXTANT_CUDA_CHECK(cudaMemsetAsync(prefix, 0, sizeof(Acc), launch.stream));  // the identity, 0
+    inclusive_scan<Agg>(thrust::make_transform_iterator(args.in.as<T>(), LiftOp<Agg>{}), prefix + 1, g.used, launch);
+    expand<Agg>(prefix, nullptr, args.out.as<Acc>(), g.windows, g.slide, g.length, 0, launch.stream);
+  } else {
+    throw Error::internal("DIRECT-PREFIX launched for a non-invertible function");
+  }
+}
+
+template <class Agg>
+void run_reduced(const Launch& launch) {
+  using T = typename Agg::Input;
+  using Acc = typename Agg::Acc;
+  if constexpr (Agg::invertible) {
+    const CountWindowArgs& args = launch.args;
+    const ChunkGeometry g = make_geometry(args.in.size, args.spec.length, args.spec.slide);
+    Acc* out = args.out.as<Acc>();
+    if (launch.plan.heads) {  // S > W with wide gaps: a window is its chunk's head, read directly
+      launch_heads<Agg>(args.in.as<T>(), out, g, launch.plan.group, launch.plan.pieces, launch.multiprocessors,
+                       launch.stream);
+      return;
+    }
+    TileParams p;
+    p.g = g;
+    p.layout = make_tile_layout(g, sizeof(T), sizeof(Acc), /*expand=*/false, launch.plan.stages);
+    p.tiles = (g.used + p.layout.tile - 1) / p.layout.tile;
+    p.head_shift = head_shift(args.in.data, sizeof(T));
+    const std::uint64_t tile = p.layout.tile;
+    if (g.full_chunks == 0) {  // S > W, narrow gaps: a window is its chunk's head, sliced into the results
+      init_crossing(out, g.chunks, g.slide, g.read_length, g.used, tile, Agg::identity(), launch.stream);
+      launch_tile_kernel<Agg, TileMode::partials>(args.in.as<T>(), nullptr, out, p, launch.multiprocessors, launch.stream);
+      return;
+    }
+    if (launch.plan.fused) {
+      // One pass: ticket and tile status zeroed, then the tile kernel in prefix mode.
+      const std::uint64_t status_bytes = (256 + p.tiles * sizeof(int) + 255) / 256 * 256;
+      auto* base = static_cast<unsigned char*>(launch.workspace.reserve(
+          partials_slot, status_bytes + 2 * p.tiles * sizeof(Acc) + g.windows * sizeof(Acc)));
+      SEXTANT_CUDA_CHECK(cudaMemsetAsync(base, 0, status_bytes, launch.stream));
+      p.ticket = reinterpret_cast<unsigned long long*>(base);
+      p.status = reinterpret_cast<int*>(base + 256);
+      p.tile_total = base + status_bytes;
+      p.tile_running = base + status_bytes + p.tiles * sizeof(Acc);
+      p.window_start = base + status_bytes + 2 * p.tiles * sizeof(Acc);
+      launch_tile_kernel<Agg, TileMode::prefix>(args.in.as<T>(), out, nullptr, p, launch.multiprocessors,
+                                                launch.stream);
+      return;
+    }
+    const bool has_head = g.rest != 0;
+    auto* prefix = static_cast<Acc*>(
+        launch.workspace.reserve(partials_slot, ((g.chunks + 1) + (has_head ? g.chunks : 0)) * sizeof(Acc)));
+    Acc* head = has_head ? prefix + g.chunks + 1 : nullptr;
+    SEXTANT_CUDA_CHECK(cudaMemsetAsync(prefix, 0, sizeof(Acc), launch.stream));
+    init_crossing(prefix + 1, g.chunks, g.slide, g.read_length, g.used, tile, Agg::identity(), launch.stream);
+    if (has_head) init_crossing(head, g.chunks, g.slide, g.read_length, g.used, tile, Agg::identity(), launch.stream);
+    launch_tile_kernel<Agg, TileMode::partials>(args.in.as<T>(), prefix + 1, head, p, launch.multiprocessors, launch.stream);
+    // PC[j] = C[0] + ... + C[j-1]; C[chunks-1] is never needed.
+    inclusive_scan<Agg>(prefix + 1, prefix + 1, g.chunks - 1, launch);
+    expand<Agg>(prefix, head, out, g.windows, 1, g.full_chunks, g.full_chunks, launch.stream);
+  } else {
+    throw Error::internal("REDUCED-PREFIX launched for a non-invertible function");
+  }
+}
+
+}  // namespace
+
+void launch_direct_prefix(const Launch& launch) {
+  visit_aggregate(launch.args.in.type, launch.args.kind, [&](auto agg) { run_direct<decltype(agg)>(launch); });
+}
+
+void launch_reduced_prefix(const Launch& launch) {
+  visit_aggregate(launch.args.in.type, launch.args.kind, [&](auto agg) { run_reduced<decltype(agg)>(launch); });
+}
+
+}  // namespace sextant::window::gpu::detail

@@ -1,0 +1,175 @@
+// One run inside the scheduler: its work (a batch of tasks or a parallel_for range), the per-worker
+// queues, the loop every worker runs for it, failure handling and the report. Internal to
+// scheduler/; Scheduler owns the threads and the queue of runs.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "scheduler/counters.hpp"
+#include "scheduler/deque.hpp"
+#include "scheduler/faults.hpp"
+#include "scheduler/policies.hpp"
+#include "scheduler/run_options.hpp"
+#include "scheduler/statistics.hpp"
+#include "scheduler/task.hpp"
+#include "scheduler/worker.hpp"
+
+namespace sextant::scheduler::detail {
+
+using Clock = std::chrono::steady_clock;
+
+// A worker's share of one run. Statistics are written by the owner only and read after it left.
+struct alignas(cache_line) WorkerSlot {
+  ChaseLevDeque<std::uint64_t> tasks;  // batch: indices into Job::tasks_
+  RangeSlot range;                     // parallel_for
+  std::atomic<double> rate{0};         // items/s (moving average); owner writes, everyone reads
+  std::atomic<bool> live{false};       // takes part and not retired
+  bool participates = false;
+  std::size_t gpu_item_limit = 0;  // 0 = none (Codelet::gpu_bytes_per_item)
+  // Owner only: completions not yet subtracted from Job::unfinished_ (published when the worker
+  // runs out of its own work, so workers do not write a shared counter per chunk), and when the
+  // worker last started being busy (one clock read per chunk).
+  std::size_t unreported = 0;
+  Clock::time_point mark;
+  WorkerStats stats;
+};
+
+// What the throughput model needs about all workers, refreshed at most every `estimate_period`
+// by whichever worker finds it stale, so a chunk decision reads one cache line instead of every
+// worker's.
+struct alignas(cache_line) SharedEstimate {
+  std::atomic<double> total_rate{0};  // live participants, the unmeasured counted at their kind's mean
+  std::atomic<int> unmeasured{0};
+  std::atomic<std::size_t> unclaimed{0};  // items still in ranges or re-queued
+  std::atomic<Clock::rep> at{0};
+};
+inline constexpr Clock::duration estimate_period = std::chrono::microseconds(100);
+
+class Job {
+ public:
+  // The workers outlive the run (the scheduler joins its threads before they go).
+  Job(std::span<const WorkerInfo> workers, std::unique_ptr<PolicyBase> policy, RunOptions options,
+      const FaultInjection& faults, std::chrono::nanoseconds idle_spin);
+  Job(const Job&) = delete;
+  Job& operator=(const Job&) = delete;
+
+  void set_batch(std::vector<Task> tasks);
+  void set_range(std::size_t size, const Codelet& codelet);
+  // Codelet name whose throughput is remembered between runs ("" = none).
+  const std::string& rate_key() const noexcept { return rate_key_; }
+  std::size_t work_units() const noexcept { return kind_ == Kind::batch ? tasks_.size() : range_size_; }
+
+  // Distributes the work over the workers' queues (nobody runs yet); `remembered` are items/s per
+  // worker from earlier runs of the same codelet (may be empty).
+  void prepare(std::span<const double> remembered, std::uint64_t generation);
+  std::uint64_t generation() const noexcept { return generation_; }
+
+  // The loop of worker `me` for this run; returns when the run is over for it.
+  void work(const WorkerInfo& me, std::span<const int> victims, CounterSet& counters);
+  // Each worker calls this once after work(); true for the last one, which then finishes the run.
+  bool leave() noexcept { return pending_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1; }
+
+  // All of the run on `me`, serially, on the calling thread (a run started inside a task);
+  // exceptions propagate.
+  void run_inline(const WorkerInfo& me, std::stop_token stop);
+
+  // Stop handing out work: running chunks finish, the rest is dropped (shutdown).
+  void cancel() noexcept;
+  std::stop_token stop_token() const noexcept { return cancel_.get_token(); }
+
+  // After the last leave() (or for a run that never started): the run's report; rates measured.
+  RunReport build_report(const CounterStatus& counters) const;
+  std::vector<double> measured_rates() const;
+  std::exception_ptr error() const;
+
+  // Completion, for RunHandle.
+  void complete(RunReport report) noexcept;
+  void fail_before_start(std::exception_ptr error) noexcept;
+  bool done() const noexcept { return done_.load(std::memory_order_acquire); }
+  // The caller is not pinned: spinning here would take a core from a worker.
+  void wait_done() const noexcept { done_.wait(false, std::memory_order_acquire); }
+  const RunReport& report() const noexcept { return report_; }
+
+ private:
+  enum class Kind { batch, range };
+
+  bool halted() const noexcept {
+    return aborted_.load(std::memory_order_relaxed) || cancel_.stop_requested();
+  }
+  void wake_all() noexcept;
+  std::vector<double> initial_weights(std::span<const double> remembered) const;
+  void prepare_batch(std::span<const double> weights);
+  void prepare_range(std::span<const double> weights);
+
+  bool step_batch(const WorkerInfo& me, std::span<const int> victims, const WorkerContext& ctx);
+  bool step_range(const WorkerInfo& me, std::span<const int> victims, const WorkerContext& ctx);
+  std::size_t chunk_size(const WorkerInfo& me, std::size_t own_remaining);
+  void refresh_estimate(Clock::time_point now) noexcept;
+  bool steal_task(const WorkerInfo& me, std::span<const int> victims, std::uint64_t& task);
+  bool take_overflow_task(const WorkerInfo& me, std::uint64_t& task);
+  ItemRange take_overflow_range(const WorkerInfo& me);
+
+  // Runs one chunk; false when it failed (then the failure is handled).
+  bool execute(const WorkerInfo& me, const Codelet& codelet, const Chunk& chunk, const WorkerContext& ctx,
+               std::uint64_t batch_index);
+  void record(WorkerSlot& slot, const Chunk& chunk, Clock::time_point begin, Clock::time_point end) noexcept;
+  void finished(WorkerSlot& slot, std::size_t units) noexcept { slot.unreported += units; }
+  void report_finished(WorkerSlot& slot) noexcept;
+  void handle_failure(const WorkerInfo& me, const Chunk& chunk, std::uint64_t batch_index,
+                      std::exception_ptr e);
+  void abort_locked(std::exception_ptr e) noexcept;
+  bool feasible_locked() const noexcept;
+  std::string infeasible_message_locked() const;
+
+  // Immutable once prepared.
+  std::span<const WorkerInfo> workers_;
+  std::unique_ptr<PolicyBase> policy_;
+  RunOptions options_;
+  FaultCounters faults_;
+  bool inject_faults_ = false;
+  std::chrono::nanoseconds idle_spin_;
+  Kind kind_ = Kind::batch;
+  std::vector<Task> tasks_;
+  const Codelet* codelet_ = nullptr;
+  std::size_t range_size_ = 0;
+  std::string rate_key_;
+  std::uint64_t generation_ = 0;
+  int participants_ = 0;
+  std::unique_ptr<WorkerSlot[]> slots_;
+  Clock::time_point start_;
+  bool started_ = false;
+
+  // Shared while running.
+  alignas(cache_line) std::atomic<std::size_t> unfinished_{0};  // tasks (batch) or items (range)
+  alignas(cache_line) std::atomic<std::uint32_t> epoch_{0};     // bumped when work may appear or the run ends
+  SharedEstimate estimate_;
+  std::atomic<int> pending_workers_{0};
+  std::atomic<int> live_cpu_{0};
+  std::atomic<int> live_gpu_{0};
+  std::atomic<bool> aborted_{false};
+  std::stop_source cancel_;
+
+  // Re-queued work, failures and the first error.
+  mutable std::mutex mutex_;
+  std::deque<std::uint64_t> overflow_tasks_;
+  std::deque<ItemRange> overflow_ranges_;
+  std::atomic<std::size_t> overflow_size_{0};
+  std::vector<FailureRecord> failures_;
+  std::exception_ptr error_;
+
+  std::atomic<bool> done_{false};
+  RunReport report_;
+};
+
+}  // namespace sextant::scheduler::detail

@@ -1,0 +1,56 @@
+#include "scheduler/policies.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sextant::scheduler {
+
+namespace {
+
+std::size_t to_items(double x) noexcept {
+  if (!(x > 1)) return 1;  // also NaN
+  if (x > 1e18) return static_cast<std::size_t>(1e18);
+  return static_cast<std::size_t>(x);
+}
+
+std::size_t per_participant(std::size_t range, std::size_t divisor, int participants) noexcept {
+  const std::size_t d = divisor * static_cast<std::size_t>(std::max(participants, 1));
+  return std::max<std::size_t>(range / std::max<std::size_t>(d, 1), 1);
+}
+
+}  // namespace
+
+std::size_t WorkStealingPolicy::chunk(const ChunkRequest& r) const noexcept {
+  const std::size_t cpu = cpu_chunk != 0 ? cpu_chunk : per_participant(r.range_size, 16, r.participants);
+  if (r.kind == DeviceKind::cpu) return cpu;
+  return gpu_chunk != 0 ? gpu_chunk : 8 * cpu;
+}
+
+std::size_t ThroughputModelPolicy::chunk(const ChunkRequest& r) const noexcept {
+  const bool gpu = r.kind == DeviceKind::gpu;
+  const std::size_t floor = gpu ? min_gpu_chunk : min_cpu_chunk;
+  if (r.rate <= 0 || r.total_rate <= 0 || r.unmeasured > 0) {
+    const std::size_t probe =
+        per_participant(r.range_size, gpu ? gpu_probe_divisor : cpu_probe_divisor, r.participants);
+    return std::max(probe, floor);
+  }
+  const double share = static_cast<double>(r.unclaimed) * (r.rate / r.total_rate) / std::max(spread, 1.0);
+  return std::max({to_items(share), to_items(r.rate * min_chunk_seconds), floor});
+}
+
+std::size_t ThroughputModelPolicy::steal(const StealRequest& r) const noexcept {
+  if (r.thief_rate <= 0 || r.victim_rate <= 0) return (r.victim_remaining + 1) / 2;
+  // Both finish the stolen range together: the thief takes its rate's share.
+  const double share = r.thief_rate / (r.thief_rate + r.victim_rate);
+  return to_items(std::round(static_cast<double>(r.victim_remaining) * share));
+}
+
+double ThroughputModelPolicy::initial_weight(const WeightRequest& r) const noexcept {
+  if (r.rate > 0) return r.rate;
+  const double mean = r.kind == DeviceKind::gpu ? r.mean_gpu_rate : r.mean_cpu_rate;
+  if (mean > 0) return mean;
+  const double other = r.kind == DeviceKind::gpu ? r.mean_cpu_rate : r.mean_gpu_rate;
+  return other > 0 ? other : 1.0;  // nothing remembered: equal shares
+}
+
+}  // namespace sextant::scheduler

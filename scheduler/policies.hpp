@@ -1,0 +1,128 @@
+// Scheduling policies decide how much work a worker takes: its initial share of a run, the chunk
+// it takes from its own range, and how much it steals. A policy is a small value type (copied into
+// the run) whose member functions are pure, so workers call them concurrently without locks; what
+// a worker has shown (items/s) comes in through the requests, measured by the scheduler.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <memory>
+#include <string_view>
+
+#include "core/device.hpp"
+
+namespace sextant::scheduler {
+
+struct ChunkRequest {
+  DeviceKind kind = DeviceKind::cpu;
+  std::size_t range_size = 0;     // items of the whole parallel_for
+  std::size_t unclaimed = 0;      // items nobody has taken yet (all ranges and re-queued work)
+  std::size_t own_remaining = 0;  // items left in this worker's own range (> 0)
+  int participants = 1;           // workers taking part in the run
+  double rate = 0;                // this worker's measured items/s; 0 = nothing measured yet
+  double total_rate = 0;          // estimated items/s of all live participants; 0 = unknown
+  int unmeasured = 0;             // live participants without a measured rate yet
+};
+
+struct StealRequest {
+  DeviceKind thief_kind = DeviceKind::cpu;
+  DeviceKind victim_kind = DeviceKind::cpu;
+  std::size_t victim_remaining = 0;  // > 0
+  double thief_rate = 0;             // items/s; 0 = unknown
+  double victim_rate = 0;
+};
+
+struct WeightRequest {
+  DeviceKind kind = DeviceKind::cpu;
+  double rate = 0;           // this worker's remembered items/s (same codelet, earlier runs); 0 = none
+  double mean_cpu_rate = 0;  // means over the participants with a remembered rate; 0 = none
+  double mean_gpu_rate = 0;
+};
+
+template <class P>
+concept SchedulingPolicy = std::copy_constructible<P> &&
+    requires(const P& p, const ChunkRequest& chunk, const StealRequest& steal, const WeightRequest& weight) {
+  { P::name } -> std::convertible_to<std::string_view>;
+  { P::uses_rates } -> std::convertible_to<bool>;               // false: the scheduler skips total_rate
+  { p.chunk(chunk) } -> std::convertible_to<std::size_t>;       // clamped to [1, own_remaining]
+  { p.steal(steal) } -> std::convertible_to<std::size_t>;       // clamped to [1, victim_remaining]
+  { p.initial_weight(weight) } -> std::convertible_to<double>;  // share of the initial split
+};
+
+// Plain work stealing: fixed chunks per device kind (GPU chunks large, CPU chunks small), equal
+// initial shares, thieves take half.
+struct WorkStealingPolicy {
+  static constexpr std::string_view name = "work-stealing";
+  static constexpr bool uses_rates = false;
+
+  std::size_t cpu_chunk = 0;  // 0 = range / (16 * participants)
+  std::size_t gpu_chunk = 0;  // 0 = 8 * the CPU chunk
+  double gpu_weight = 1;      // a GPU worker's initial share relative to a CPU worker's
+
+  std::size_t chunk(const ChunkRequest& r) const noexcept;
+  std::size_t steal(const StealRequest& r) const noexcept { return (r.victim_remaining + 1) / 2; }
+  double initial_weight(const WeightRequest& r) const noexcept {
+    return r.kind == DeviceKind::gpu ? gpu_weight : 1.0;
+  }
+};
+
+// Chunks from a throughput model: a worker with measured rate r takes
+//   max(min chunk of its kind, r * min_chunk_seconds, unclaimed * r / total_rate / spread)
+// i.e. a fixed fraction of its fair share of what is left, so chunks shrink towards the end and
+// every device finishes at about the same time. Until every live worker has a measured rate,
+// workers take probe chunks: committing a large chunk to a device before its speed relative to the
+// others is known is how a slow device ends up finishing last. Initial shares and steals are
+// proportional to rates.
+struct ThroughputModelPolicy {
+  static constexpr std::string_view name = "throughput-model";
+  static constexpr bool uses_rates = true;
+
+  double spread = 2;                  // > 1: how many chunks a fair share is cut into
+  double min_chunk_seconds = 200e-6;  // keeps scheduling overhead well under 1% per chunk
+  std::size_t min_cpu_chunk = 1;
+  std::size_t min_gpu_chunk = 1;
+  std::size_t cpu_probe_divisor = 64;  // probe chunk = range / (divisor * participants)
+  std::size_t gpu_probe_divisor = 8;
+
+  std::size_t chunk(const ChunkRequest& r) const noexcept;
+  std::size_t steal(const StealRequest& r) const noexcept;
+  double initial_weight(const WeightRequest& r) const noexcept;
+};
+
+static_assert(SchedulingPolicy<WorkStealingPolicy>);
+static_assert(SchedulingPolicy<ThroughputModelPolicy>);
+
+namespace detail {
+
+// A run holds its policy behind this interface so the engine compiles once (scheduler.cpp).
+class PolicyBase {
+ public:
+  virtual ~PolicyBase() = default;
+  virtual std::string_view name() const noexcept = 0;
+  virtual bool uses_rates() const noexcept = 0;
+  virtual std::size_t chunk(const ChunkRequest& r) const = 0;
+  virtual std::size_t steal(const StealRequest& r) const = 0;
+  virtual double initial_weight(const WeightRequest& r) const = 0;
+};
+
+template <SchedulingPolicy P>
+class PolicyModel final : public PolicyBase {
+ public:
+  explicit PolicyModel(P policy) : policy_(std::move(policy)) {}
+  std::string_view name() const noexcept override { return P::name; }
+  bool uses_rates() const noexcept override { return P::uses_rates; }
+  std::size_t chunk(const ChunkRequest& r) const override { return policy_.chunk(r); }
+  std::size_t steal(const StealRequest& r) const override { return policy_.steal(r); }
+  double initial_weight(const WeightRequest& r) const override { return policy_.initial_weight(r); }
+
+ private:
+  P policy_;
+};
+
+template <SchedulingPolicy P>
+std::unique_ptr<PolicyBase> erase_policy(P policy) {
+  return std::make_unique<PolicyModel<P>>(std::move(policy));
+}
+
+}  // namespace detail
+}  // namespace sextant::scheduler

@@ -1,0 +1,107 @@
+#include "scheduler/worker.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace sextant::scheduler {
+
+namespace {
+
+std::string device_range(std::string_view prefix, int count) {
+  if (count == 0) return "none on this machine";
+  return std::string(prefix) + "0 .. " + std::string(prefix) + std::to_string(count - 1);
+}
+
+void add_cpu_workers(const NumaNode& node, const WorkerLayout& layout, std::vector<WorkerInfo>& out) {
+  const std::size_t cores = node.cores.size();
+  std::size_t group = 1;
+  if (layout.cpu == CpuWorkers::per_group)
+    group = layout.cores_per_group <= 0 ? cores : static_cast<std::size_t>(layout.cores_per_group);
+  for (std::size_t first = 0; first < cores; first += group) {
+    const std::size_t last = std::min(first + group, cores);
+    WorkerInfo w;
+    w.id = static_cast<int>(out.size());
+    w.kind = DeviceKind::cpu;
+    w.device = {DeviceKind::cpu, node.index};
+    w.numa_node = node.index;
+    w.package = node.core_packages.empty() ? 0 : node.core_packages[first];
+    w.cores.assign(node.cores.begin() + static_cast<std::ptrdiff_t>(first),
+                   node.cores.begin() + static_cast<std::ptrdiff_t>(last));
+    out.push_back(std::move(w));
+  }
+}
+
+}  // namespace
+
+std::vector<WorkerInfo> plan_workers(const Topology& topology, const WorkerLayout& layout) {
+  if (layout.cpu == CpuWorkers::per_group && layout.cores_per_group < 0)
+    throw Error::argument("cores per group", std::to_string(layout.cores_per_group),
+                          ">= 0 (0 = a NUMA node)");
+  const int nodes = static_cast<int>(topology.numa_nodes.size());
+  std::vector<bool> use_node(topology.numa_nodes.size(), layout.devices.all);
+  std::vector<bool> use_gpu(topology.gpus.size(), layout.devices.all);
+  for (const DeviceId& id : layout.devices.devices) {
+    if (id.kind == DeviceKind::cpu) {
+      if (id.index < 0) {
+        std::fill(use_node.begin(), use_node.end(), true);
+      } else if (id.index < nodes) {
+        use_node[static_cast<std::size_t>(id.index)] = true;
+      } else {
+        throw Error::argument("devices", to_string(id), device_range("numa", nodes), "no such NUMA node");
+      }
+      continue;
+    }
+    const auto it = std::find_if(topology.gpus.begin(), topology.gpus.end(),
+                                 [&](const GpuInfo& g) { return g.ordinal == id.index; });
+    if (it == topology.gpus.end())
+      throw Error::argument("devices", to_string(id), device_range("gpu", topology.gpu_count()),
+                            "no such GPU");
+    use_gpu[static_cast<std::size_t>(it - topology.gpus.begin())] = true;
+  }
+
+  std::vector<WorkerInfo> out;
+  for (std::size_t n = 0; n < topology.numa_nodes.size(); ++n)
+    if (use_node[n]) add_cpu_workers(topology.numa_nodes[n], layout, out);
+  for (std::size_t g = 0; g < topology.gpus.size(); ++g) {
+    if (!use_gpu[g]) continue;
+    const GpuInfo& gpu = topology.gpus[g];
+    WorkerInfo w;
+    w.id = static_cast<int>(out.size());
+    w.kind = DeviceKind::gpu;
+    w.device = {DeviceKind::gpu, gpu.ordinal};
+    w.numa_node = gpu.numa_node;
+    w.gpu_ordinal = gpu.ordinal;
+    w.gpu_memory_bytes = gpu.memory_bytes;
+    if (gpu.numa_node >= 0) {
+      // The host thread feeding a GPU stays near it; it shares those cores with the CPU workers.
+      const NumaNode& node = topology.numa_nodes[static_cast<std::size_t>(gpu.numa_node)];
+      w.cores = node.cores;
+      w.package = node.core_packages.empty() ? 0 : node.core_packages.front();
+    }
+    out.push_back(std::move(w));
+  }
+  if (out.empty()) throw Error::argument("devices", "(selection)", "at least one core or GPU", "no workers");
+  return out;
+}
+
+std::vector<int> victim_order(std::span<const WorkerInfo> workers, int thief) {
+  const auto n = static_cast<int>(workers.size());
+  const WorkerInfo& me = workers[static_cast<std::size_t>(thief)];
+  // 0: same node and package, 1: same node (spanning packages), 2: same package, 3: remote.
+  const auto tier = [&](const WorkerInfo& w) {
+    const bool node = me.numa_node >= 0 && w.numa_node == me.numa_node;
+    const bool package = me.package >= 0 && w.package == me.package;
+    return (node ? 0 : 2) + (package ? 0 : 1);
+  };
+  std::vector<int> order;
+  order.reserve(workers.size());
+  for (int step = 1; step < n; ++step) order.push_back((thief + step) % n);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return tier(workers[static_cast<std::size_t>(a)]) < tier(workers[static_cast<std::size_t>(b)]);
+  });
+  return order;
+}
+
+}  // namespace sextant::scheduler

@@ -1,0 +1,52 @@
+// Which workers a scheduler runs and in what order a worker steals from the others. CPU workers come
+// first (ids 0 .. cpu_workers-1, grouped by NUMA node), then one host worker per GPU.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "core/device.hpp"
+#include "scheduler/topology.hpp"
+
+namespace sextant::scheduler {
+
+enum class CpuWorkers {
+  per_core,   // one pinned worker per core: hooks are single-threaded
+  per_group,  // one worker per group of cores: the hook is itself parallel (e.g. OpenMP with
+              // WorkerContext::threads threads) and inherits the group's binding
+};
+
+struct WorkerLayout {
+  CpuWorkers cpu = CpuWorkers::per_core;
+  int cores_per_group = 0;  // per_group: cores per worker, 0 = a whole NUMA node; never crosses nodes
+  DeviceSelection devices{true, {}};  // which NUMA nodes / GPUs get workers (default: all)
+};
+
+struct WorkerInfo {
+  int id = 0;
+  DeviceKind kind = DeviceKind::cpu;
+  DeviceId device;     // numaN for CPU workers, gpuN for GPU workers: the unit of the report
+  int numa_node = -1;  // -1: a GPU of unknown affinity
+  int package = -1;
+  std::vector<int> cores;  // processing units the thread is bound to (a GPU worker: its node's cores)
+  int gpu_ordinal = -1;
+  std::size_t gpu_memory_bytes = 0;
+
+  // Threads a hook may use on this worker without oversubscribing: the cores it owns.
+  int threads() const noexcept {
+    return kind == DeviceKind::gpu ? 1 : static_cast<int>(std::max<std::size_t>(cores.size(), 1));
+  }
+};
+
+// Workers for a topology; throws Error when the selection names a missing NUMA node or GPU, or
+// leaves no worker at all.
+std::vector<WorkerInfo> plan_workers(const Topology& topology, const WorkerLayout& layout);
+
+// The order in which `thief` tries the other workers: its own NUMA node first (same package before
+// other packages, where a node spans several), then other nodes of its package, then the rest;
+// within a tier, starting after the thief's id so thieves spread over victims.
+std::vector<int> victim_order(std::span<const WorkerInfo> workers, int thief);
+
+}  // namespace sextant::scheduler

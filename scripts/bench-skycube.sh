@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The skycube benchmark grids of docs/PERFORMANCE.md. Run from a build directory (or set
+# SEXTANT_BUILD); CSVs go to $OUT (default ./bench-out). Modes:
+#   dev   — this 2-core machine: the issue-3 targets with 2 threads
+#   cpu   — the 16-core GPU host: the grid with every core, plus 1-thread runs for scaling
+#   gpu   — the GPU MDMC rows next to the 16-core CPU MDMC
+set -uo pipefail
+mode=${1:?usage: bench-skycube.sh dev|cpu|gpu}
+build=${SEXTANT_BUILD:-.}
+out=${OUT:-bench-out}
+mkdir -p "$out"
+exp="$build/bench/skycube/skycube_experiment"
+root=$(cd "$(dirname "$0")/.." && pwd)
+t=${SEXTANT_BENCH_TIMEOUT:-300}
+
+case "$mode" in
+  dev)
+    "$exp" --dists indep,anti --n 500000 --d 8 --threads 2 --repeats 3 --timeout "$t" --csv "$out/dev-500k-d8.csv"
+    "$exp" --dists indep,anti,corr --n 100000 --d 12 --threads 2 --repeats 1 --timeout "$t" --csv "$out/dev-100k-d12.csv"
+    "$exp" --dists indep --n 500000 --d 12 --templates mdmc --threads 2 --repeats 1 --timeout "$t" --csv "$out/dev-500k-d12.csv"
+    "$exp" --dists indep --n 1000 --d 8 --templates stsc,sdsc,mdmc --threads 2 --repeats 3 --nba "$root/data/nba-8-17264.csv" \
+      --csv "$out/dev-nba.csv"
+    ;;
+  cpu)
+    n=$(nproc)
+    "$exp" --dists indep,corr,anti --n 100000,500000 --d 8,12 --threads "$n" --repeats 1 --timeout "$t" \
+      --nba "$root/data/nba-8-17264.csv" --csv "$out/cpu${n}-grid.csv"
+    "$exp" --dists indep --n 500000 --d 12 --threads 1,"$n" --repeats 1 --timeout "$t" --csv "$out/cpu-scaling.csv"
+    ;;
+  gpu)
+    "$exp" --dists indep,corr,anti --n 100000,500000 --d 8,12 --templates mdmc --devices gpu0 --repeats 1 \
+      --timeout "$t" --csv "$out/gpu-grid.csv"
+    "$exp" --dists anti --n 500000 --d 12 --templates mdmc --threads "$(nproc)" --repeats 1 --timeout "$t" \
+      --csv "$out/gpu-vs-cpu-anti.csv"
+    ;;
+  *) echo "unknown mode $mode" >&2; exit 2 ;;
+esac

@@ -1,0 +1,132 @@
+#include "templates/window/count_window.hpp"
+
+#include <string>
+
+#include "core/error.hpp"
+#include "templates/window/count_window_hooks.hpp"
+
+namespace sextant::window {
+
+std::string_view to_string(ValueType type) noexcept {
+  switch (type) {
+    case ValueType::int32: return "int32";
+    case ValueType::int64: return "int64";
+    case ValueType::float32: return "float";
+    case ValueType::float64: return "double";
+  }
+  return "?";
+}
+
+std::string_view to_string(AggregateKind kind) noexcept {
+  switch (kind) {
+    case AggregateKind::sum: return "sum";
+    case AggregateKind::count: return "count";
+    case AggregateKind::min: return "min";
+    case AggregateKind::max: return "max";
+  }
+  return "?";
+}
+
+ValueType parse_value_type(const char* parameter, std::string_view text) {
+  if (text == "int32") return ValueType::int32;
+  if (text == "int64") return ValueType::int64;
+  if (text == "float" || text == "float32") return ValueType::float32;
+  if (text == "double" || text == "float64") return ValueType::float64;
+  throw Error::argument(parameter, text, "int32, int64, float or double", "unknown value type");
+}
+
+AggregateKind parse_aggregate(const char* parameter, std::string_view text) {
+  if (text == "sum") return AggregateKind::sum;
+  if (text == "count") return AggregateKind::count;
+  if (text == "min") return AggregateKind::min;
+  if (text == "max") return AggregateKind::max;
+  throw Error::argument(parameter, text, "sum, count, min or max", "unknown aggregate function");
+}
+
+std::size_t size_of(ValueType type) noexcept {
+  return type == ValueType::int32 || type == ValueType::float32 ? 4 : 8;
+}
+
+ValueType result_type(ValueType input, AggregateKind kind) noexcept {
+  switch (kind) {
+    case AggregateKind::sum:
+      return input == ValueType::int32 || input == ValueType::int64 ? ValueType::int64 : ValueType::float64;
+    case AggregateKind::count: return ValueType::int64;
+    case AggregateKind::min:
+    case AggregateKind::max: return input;
+  }
+  return input;
+}
+
+std::string_view to_string(CountAlgorithm algorithm) noexcept {
+  switch (algorithm) {
+    case CountAlgorithm::automatic: return "auto";
+    case CountAlgorithm::gbl: return "gbl";
+    case CountAlgorithm::sh: return "sh";
+    case CountAlgorithm::coop: return "coop";
+    case CountAlgorithm::direct_prefix: return "direct-prefix";
+    case CountAlgorithm::reduced_prefix: return "reduced-prefix";
+  }
+  return "?";
+}
+
+CountAlgorithm parse_count_algorithm(const char* parameter, std::string_view text) {
+  if (text == "auto") return CountAlgorithm::automatic;
+  if (text == "gbl") return CountAlgorithm::gbl;
+  if (text == "sh") return CountAlgorithm::sh;
+  if (text == "coop" || text == "coop-opt") return CountAlgorithm::coop;
+  if (text == "direct-prefix") return CountAlgorithm::direct_prefix;
+  if (text == "reduced-prefix") return CountAlgorithm::reduced_prefix;
+  throw Error::argument(parameter, text, "auto, gbl, sh, coop, direct-prefix or reduced-prefix", "unknown algorithm");
+}
+
+bool is_invertible(AggregateKind kind) noexcept {
+  return kind == AggregateKind::sum || kind == AggregateKind::count;
+}
+
+void CountWindowSpec::validate() const {
+  const std::string valid = "1.." + std::to_string(max_parameter);
+  if (length < 1 || length > max_parameter)
+    throw Error::argument("length", std::to_string(length), valid, "window length out of range");
+  if (slide < 1 || slide > max_parameter)
+    throw Error::argument("slide", std::to_string(slide), valid, "window slide out of range");
+}
+
+Column make_column(ValueType type, std::size_t size) {
+  return visit_value_type(type, [&](auto t) -> Column { return std::vector<decltype(t)>(size); });
+}
+
+ValueType type_of(const Column& column) noexcept {
+  return std::visit([](const auto& v) { return value_type_of<typename std::decay_t<decltype(v)>::value_type>; },
+                    column);
+}
+
+std::size_t size_of(const Column& column) noexcept {
+  return std::visit([](const auto& v) { return v.size(); }, column);
+}
+
+ColumnView view(const Column& column) noexcept {
+  return std::visit([](const auto& v) { return ColumnView(std::span(v.data(), v.size())); }, column);
+}
+
+MutableColumnView mutable_view(Column& column) noexcept {
+  return std::visit([](auto& v) { return MutableColumnView(std::span(v.data(), v.size())); }, column);
+}
+
+void check_columns(const ColumnView& in, const MutableColumnView& out, const CountWindowSpec& spec,
+                   AggregateKind kind) {
+  spec.validate();
+  const ValueType expected = result_type(in.type, kind);
+  if (out.type != expected)
+    throw Error::argument("out", std::string(to_string(out.type)), std::string(to_string(expected)),
+                          "result column has the wrong type for " + std::string(to_string(kind)) + " over " +
+                              std::string(to_string(in.type)));
+  const std::uint64_t k = spec.window_count(in.size);
+  if (out.size < k)
+    throw Error::argument("out", std::to_string(out.size) + " results", "at least " + std::to_string(k),
+                          "result column too small for the windows of the input");
+  if (in.size != 0 && in.data == nullptr) throw Error::argument("in", "null", "a column", "input has no data");
+  if (k != 0 && out.data == nullptr) throw Error::argument("out", "null", "a column", "output has no data");
+}
+
+}  // namespace sextant::window

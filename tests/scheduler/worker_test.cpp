@@ -1,0 +1,101 @@
+#include "scheduler/worker.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "scheduler_test_support.hpp"
+
+namespace sextant::scheduler {
+namespace {
+
+using testing::machine;
+
+TEST(Workers, OnePerCoreGroupedByNodeThenOnePerGpu) {
+  const auto workers = plan_workers(machine("package:2 numa:1 core:3 pu:1", 2, 1), {});
+  ASSERT_EQ(workers.size(), 8u);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(workers[static_cast<std::size_t>(i)].id, i);
+  EXPECT_EQ(workers[0].device, (DeviceId{DeviceKind::cpu, 0}));
+  EXPECT_EQ(workers[3].device, (DeviceId{DeviceKind::cpu, 1}));
+  EXPECT_EQ(workers[3].package, 1);
+  EXPECT_EQ(workers[3].threads(), 1);
+  EXPECT_EQ(workers[6].kind, DeviceKind::gpu);
+  EXPECT_EQ(workers[6].device, (DeviceId{DeviceKind::gpu, 0}));
+  EXPECT_EQ(workers[7].gpu_ordinal, 1);
+  EXPECT_EQ(workers[7].numa_node, 1);
+  EXPECT_EQ(workers[7].cores, (std::vector<int>{3, 4, 5}));  // the host thread stays on its node
+  EXPECT_EQ(workers[7].threads(), 1);
+}
+
+TEST(Workers, CoreGroupsOwnSeveralCoresAndNeverCrossNodes) {
+  WorkerLayout layout;
+  layout.cpu = CpuWorkers::per_group;
+  layout.cores_per_group = 3;
+  const auto groups = plan_workers(machine("package:2 numa:1 core:4 pu:1"), layout);
+  ASSERT_EQ(groups.size(), 4u);  // 3 + 1 per node
+  EXPECT_EQ(groups[0].threads(), 3);
+  EXPECT_EQ(groups[1].threads(), 1);
+  EXPECT_EQ(groups[2].cores, (std::vector<int>{4, 5, 6}));
+  layout.cores_per_group = 0;  // a whole node
+  const auto nodes = plan_workers(machine("package:2 numa:1 core:4 pu:1"), layout);
+  ASSERT_EQ(nodes.size(), 2u);
+  EXPECT_EQ(nodes[1].threads(), 4);
+  layout.cores_per_group = -1;
+  EXPECT_THROW(plan_workers(machine("package:1 core:1 pu:1"), layout), Error);
+}
+
+TEST(Workers, SelectionPicksNodesAndGpus) {
+  const Topology t = machine("package:2 numa:1 core:2 pu:1", 2);
+  WorkerLayout layout;
+  layout.devices = parse_devices("--devices", "numa1,gpu1");
+  const auto workers = plan_workers(t, layout);
+  ASSERT_EQ(workers.size(), 3u);
+  EXPECT_EQ(workers[0].numa_node, 1);
+  EXPECT_EQ(workers[2].gpu_ordinal, 1);
+  layout.devices = parse_devices("--devices", "cpu");
+  EXPECT_EQ(plan_workers(t, layout).size(), 4u);
+  layout.devices = parse_devices("--devices", "gpu0");
+  EXPECT_EQ(plan_workers(t, layout).size(), 1u);
+}
+
+TEST(Workers, SelectingMissingDevicesIsAClearError) {
+  WorkerLayout layout;
+  layout.devices = parse_devices("--devices", "gpu0");
+  try {
+    plan_workers(machine("package:1 core:2 pu:1"), layout);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no such GPU"), std::string::npos) << e.what();
+  }
+  layout.devices = parse_devices("--devices", "numa3");
+  EXPECT_THROW(plan_workers(machine("package:1 core:2 pu:1"), layout), Error);
+}
+
+TEST(Workers, VictimOrderTriesTheSameNodeFirst) {
+  const auto workers = plan_workers(machine("package:2 numa:1 core:4 pu:1"), {});
+  EXPECT_EQ(victim_order(workers, 1), (std::vector<int>{2, 3, 0, 4, 5, 6, 7}));
+  EXPECT_EQ(victim_order(workers, 6), (std::vector<int>{7, 4, 5, 0, 1, 2, 3}));
+}
+
+TEST(Workers, VictimOrderPrefersTheSamePackageWithinANode) {
+  // One NUMA node spanning two packages: the package decides.
+  const auto workers = plan_workers(machine("package:2 core:2 pu:1"), {});
+  ASSERT_EQ(workers.size(), 4u);
+  EXPECT_EQ(victim_order(workers, 0), (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(victim_order(workers, 1), (std::vector<int>{0, 2, 3}));
+  EXPECT_EQ(victim_order(workers, 2), (std::vector<int>{3, 0, 1}));
+  // Two NUMA nodes per package: own node, then the package's other node, then the other package.
+  const auto deep = plan_workers(machine("package:2 numa:2 core:2 pu:1"), {});
+  ASSERT_EQ(deep.size(), 8u);
+  EXPECT_EQ(victim_order(deep, 0), (std::vector<int>{1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(victim_order(deep, 5), (std::vector<int>{4, 6, 7, 0, 1, 2, 3}));
+}
+
+TEST(Workers, GpuWorkersStealNearTheirNodeFirst) {
+  const auto workers = plan_workers(machine("package:2 numa:1 core:2 pu:1", 1, 1), {});
+  ASSERT_EQ(workers.size(), 5u);
+  EXPECT_EQ(victim_order(workers, 4), (std::vector<int>{2, 3, 0, 1}));
+  EXPECT_EQ(victim_order(workers, 2), (std::vector<int>{3, 4, 0, 1}));
+}
+
+}  // namespace
+}  // namespace sextant::scheduler

@@ -1,0 +1,202 @@
+// Count windows on the CPU (runs everywhere): the shared conformance body for the CPU
+// specialisation, the spec and geometry, the API's errors, and the selector's cost model on
+// synthetic device profiles (it must never choose an algorithm that cannot run).
+#include <gtest/gtest.h>
+
+#include "api/window_count.hpp"
+#include "cpu/window/count_window_cpu.hpp"
+#include "core/error.hpp"
+#include "templates/window/chunk_geometry.hpp"
+#include "templates/window/count_window_planner.hpp"
+#include "tests/window/count_window_conformance.hpp"
+
+namespace sextant::testing {
+namespace {
+
+using window::AggregateKind;
+using window::CountAlgorithm;
+using window::ValueType;
+
+CountWindowBackend cpu_backend() {
+  CountWindowBackend b;
+  b.name = "cpu";
+  b.unavailable = [] { return std::string(); };
+  b.can_run = [](const window::CountWindowProblem&) { return true; };
+  b.run = [](window::ColumnView in, window::CountWindowSpec spec, AggregateKind kind) {
+    return window::aggregate_count(in, spec, kind, DeviceId{DeviceKind::cpu, -1}).values;
+  };
+  return b;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cpu, CountWindowConformance, ::testing::Values(cpu_backend()), backend_name);
+
+TEST(CountWindowSpec, CountsOnlyFullWindows) {
+  const window::CountWindowSpec spec{4, 2};
+  EXPECT_EQ(spec.window_count(0), 0u);
+  EXPECT_EQ(spec.window_count(3), 0u);
+  EXPECT_EQ(spec.window_count(4), 1u);
+  EXPECT_EQ(spec.window_count(5), 1u);
+  EXPECT_EQ(spec.window_count(6), 2u);
+  EXPECT_EQ(spec.used_length(7), 6u);
+  EXPECT_EQ((window::CountWindowSpec{3, 5}.window_count(14)), 3u);  // [0,3) [5,8) [10,13)
+}
+
+TEST(CountWindowSpec, RejectsZeroAndHugeParameters) {
+  for (auto [w, s] : {std::pair<std::uint64_t, std::uint64_t>{0, 1}, {1, 0}, {(1ull << 40) + 1, 1}}) {
+    try {
+      window::CountWindowSpec{w, s}.validate();
+      FAIL() << "W=" << w << " S=" << s << " accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::bad_argument);
+      EXPECT_NE(std::string(e.what()).find(w == 0 || w > (1ull << 40) ? "length" : "slide"), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("1.."), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(ChunkGeometry, SplitsWindowsIntoFullChunksAndAHead) {
+  const auto g = window::make_geometry(100, 10, 4);  // W = 2*4 + 2
+  EXPECT_EQ(g.windows, 23u);
+  EXPECT_EQ(g.full_chunks, 2u);
+  EXPECT_EQ(g.rest, 2u);
+  EXPECT_EQ(g.read_length, 4u);
+  EXPECT_EQ(g.chunks, 25u);
+  EXPECT_EQ(g.used, 98u);
+  const auto gap = window::make_geometry(100, 3, 10);  // S > W: only the heads are read
+  EXPECT_EQ(gap.full_chunks, 0u);
+  EXPECT_EQ(gap.read_length, 3u);
+  EXPECT_EQ(gap.first_window_ending_after(5), 1u);  // window 0 is [0, 3)
+  EXPECT_EQ(gap.last_window_starting_by(5), 0u);    // a gap value: no window contains 5
+}
+
+TEST(CountWindowApi, ResultTypesFollowTheDocumentedRules) {
+  const std::vector<std::int32_t> v = {1, 2, 3, 4};
+  const auto sum = window::aggregate_count(std::span<const std::int32_t>(v), 2, 1, AggregateKind::sum);
+  EXPECT_EQ(std::get<std::vector<std::int64_t>>(sum.values), (std::vector<std::int64_t>{3, 5, 7}));
+  const auto mx = window::aggregate_count(std::span<const std::int32_t>(v), 3, 1, AggregateKind::max);
+  EXPECT_EQ(std::get<std::vector<std::int32_t>>(mx.values), (std::vector<std::int32_t>{3, 4}));
+  const std::vector<float> f = {0.5f, 0.25f};
+  const auto fs = window::aggregate_count(std::span<const float>(f), 2, 2, AggregateKind::sum);
+  EXPECT_EQ(std::get<std::vector<double>>(fs.values), (std::vector<double>{0.75}));
+  const auto cnt = window::aggregate_count(std::span<const float>(f), 1, 1, AggregateKind::count);
+  EXPECT_EQ(std::get<std::vector<std::int64_t>>(cnt.values), (std::vector<std::int64_t>{1, 1}));
+}
+
+TEST(CountWindowApi, Int32SumsDoNotOverflow) {
+  const std::vector<std::int32_t> v(10, std::numeric_limits<std::int32_t>::max());
+  const auto r = window::aggregate_count(std::span<const std::int32_t>(v), 10, 1, AggregateKind::sum);
+  EXPECT_EQ(std::get<std::vector<std::int64_t>>(r.values).at(0), 10LL * std::numeric_limits<std::int32_t>::max());
+}
+
+TEST(CountWindowApi, CpuRejectsNamedAlgorithms) {
+  const std::vector<std::int32_t> v = {1, 2, 3};
+  window::CountWindowOptions options;
+  options.algorithm = CountAlgorithm::coop;
+  try {
+    window::aggregate_count(std::span<const std::int32_t>(v), 1, 1, AggregateKind::sum, {}, options);
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::bad_argument);
+    EXPECT_NE(std::string(e.what()).find("algorithm"), std::string::npos);
+  }
+}
+
+TEST(CountWindowApi, WrongOutputTypeIsRejected) {
+  const std::vector<std::int32_t> in = {1, 2};
+  std::vector<std::int32_t> out(2);
+  window::CpuCountWindow cpu;
+  try {
+    cpu.run({window::ColumnView(std::span<const std::int32_t>(in)), window::MutableColumnView(std::span(out)), {1, 1},
+             AggregateKind::sum});
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("int64"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CountWindowApi, ParsersNameTheParameter) {
+  EXPECT_EQ(window::parse_count_algorithm("--algorithm", "reduced-prefix"), CountAlgorithm::reduced_prefix);
+  EXPECT_EQ(window::parse_value_type("--value-type", "double"), ValueType::float64);
+  try {
+    window::parse_aggregate("--agg", "avg");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--agg"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("sum, count, min or max"), std::string::npos);
+  }
+}
+
+// A small GPU: 48 KiB per block, 64 KiB per SM, 1 GiB free.
+window::DeviceProfile small_profile() {
+  window::DeviceProfile d = window::reference_h100_profile();
+  d.name = "small";
+  d.multiprocessors = 8;
+  d.shared_per_block = 48 * 1024;
+  d.shared_per_sm = 64 * 1024;
+  d.free_memory = std::uint64_t{1} << 30;
+  return d;
+}
+
+TEST(CountWindowSelector, NeverChoosesAnAlgorithmThatCannotRun) {
+  std::vector<std::uint64_t> params;
+  for (std::uint64_t p = 1; p <= (std::uint64_t{1} << 24); p *= 4) params.push_back(p);
+  for (std::uint64_t p : {3, 7, 33, 100, 1000, 4097, 100003}) params.push_back(p);
+  int checked = 0;
+  for (const auto& profile : {window::reference_h100_profile(), small_profile()})
+    for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1000}, std::uint64_t{1} << 20,
+                            std::uint64_t{1} << 30, std::uint64_t{1} << 34})
+      for (std::uint64_t w : params)
+        for (std::uint64_t s : params)
+          for (ValueType t : {ValueType::int32, ValueType::int64, ValueType::float32, ValueType::float64})
+            for (AggregateKind k : all_kinds()) {
+              const window::CountWindowProblem p{n, {w, s}, t, k};
+              const window::CountPlan plan = window::select_count_window(CountAlgorithm::automatic, p, profile);
+              ASSERT_TRUE(window::can_run(plan.algorithm, p, profile)) << plan.describe();
+              if (!window::is_invertible(k)) {
+                ASSERT_NE(plan.algorithm, CountAlgorithm::direct_prefix);
+                ASSERT_NE(plan.algorithm, CountAlgorithm::reduced_prefix);
+              }
+              ASSERT_LE(plan.shared_bytes, profile.shared_per_block) << plan.describe();
+              ASSERT_LE(plan.workspace_bytes, profile.free_memory) << plan.describe();
+              ASSERT_GT(plan.predicted_seconds, 0) << plan.describe();
+              ++checked;
+            }
+  EXPECT_GT(checked, 50000);
+}
+
+TEST(CountWindowSelector, ReportsWhyAnAlgorithmCannotRun) {
+  const auto h100 = window::reference_h100_profile();
+  const window::CountWindowProblem min_problem{1 << 20, {64, 4}, ValueType::int32, AggregateKind::min};
+  const auto direct = window::plan_count_window(CountAlgorithm::direct_prefix, min_problem, h100);
+  EXPECT_FALSE(direct.plan);
+  EXPECT_NE(direct.reason.find("invertible"), std::string::npos) << direct.reason;
+  const window::CountWindowProblem wide{1 << 24, {1 << 20, 1}, ValueType::int64, AggregateKind::sum};
+  const auto sh = window::plan_count_window(CountAlgorithm::sh, wide, h100);
+  EXPECT_FALSE(sh.plan);
+  EXPECT_NE(sh.reason.find("shared memory"), std::string::npos) << sh.reason;
+  auto tiny = h100;
+  tiny.free_memory = 1 << 20;
+  EXPECT_FALSE(window::can_run(CountAlgorithm::direct_prefix, wide, tiny));
+  try {
+    window::select_count_window(CountAlgorithm::sh, wide, h100);
+    FAIL() << "SH accepted a fan-out beyond shared memory";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::unsupported);
+  }
+}
+
+TEST(CountWindowSelector, FollowsThePapersRegions) {
+  const auto h100 = window::reference_h100_profile();
+  const auto choose = [&](std::uint64_t w, std::uint64_t s, AggregateKind k = AggregateKind::sum) {
+    return window::select_count_window(CountAlgorithm::automatic,
+                                       {std::uint64_t{1} << 30, {w, s}, ValueType::int32, k}, h100)
+        .algorithm;
+  };
+  EXPECT_EQ(choose(1024, 1024), CountAlgorithm::coop);            // tumbling: one pass
+  EXPECT_EQ(choose(1 << 20, 4), CountAlgorithm::reduced_prefix);  // fan-out 2^18: prefix sums
+  EXPECT_EQ(choose(1 << 20, 4, AggregateKind::max), CountAlgorithm::coop);
+}
+
+}  // namespace
+}  // namespace sextant::testing

@@ -1,0 +1,227 @@
+// Count windows on GPU 0 (label gpu; skipped without CUDA or a GPU): the shared conformance
+// body for each of the five algorithms and for the selector, the in-device API (unaligned
+// input, every result written, host pointers refused) and the selector on the measured profile.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "api/window_count.hpp"
+#include "core/config.hpp"
+#include "core/error.hpp"
+#include "templates/window/count_window_planner.hpp"
+#include "tests/gpu/gpu_test_support.hpp"
+#include "tests/window/count_window_conformance.hpp"
+#if SEXTANT_HAS_CUDA
+#include "gpu/window/count_window_gpu.hpp"
+#endif
+
+namespace sextant::testing {
+namespace {
+
+using window::AggregateKind;
+using window::CountAlgorithm;
+using window::ValueType;
+
+std::string gpu_unavailable() {
+  if (!build::has_cuda) return "built without CUDA";
+  if (gpu_count() < 1) return "needs 1 GPU";
+  return {};
+}
+
+bool gpu_can_run(CountAlgorithm a, const window::CountWindowProblem& p) {
+#if SEXTANT_HAS_CUDA
+  return a == CountAlgorithm::automatic || window::can_run(a, p, window::gpu::device_profile(0));
+#else
+  (void)a;
+  (void)p;
+  return false;
+#endif
+}
+
+CountWindowBackend gpu_backend(CountAlgorithm a, std::uint64_t max_updates) {
+  CountWindowBackend b;
+  b.name = a == CountAlgorithm::automatic ? "slider" : std::string(window::to_string(a));
+  b.unavailable = gpu_unavailable;
+  b.can_run = [a](const window::CountWindowProblem& p) { return gpu_can_run(a, p); };
+  b.run = [a](window::ColumnView in, window::CountWindowSpec spec, AggregateKind kind) {
+    window::CountWindowOptions options;
+    options.algorithm = a;
+    return window::aggregate_count(in, spec, kind, DeviceId{DeviceKind::gpu, 0}, options).values;
+  };
+  b.max_updates = max_updates;
+  b.prefix_only_for_invertible = a == CountAlgorithm::direct_prefix || a == CountAlgorithm::reduced_prefix;
+  return b;
+}
+
+// REDUCED-PREFIX as the paper runs it (three kernels, CUB's scan), which the planner passes
+// over for the fused single pass wherever both can run: forced through run_plan.
+CountWindowBackend reduced_cub_backend() {
+  CountWindowBackend b = gpu_backend(CountAlgorithm::reduced_prefix, 0);
+  b.name = "reduced-prefix-cub";
+#if SEXTANT_HAS_CUDA
+  b.run = [](window::ColumnView in, window::CountWindowSpec spec, AggregateKind kind) {
+    static window::gpu::GpuWorkspace workspace(0);
+    const window::CountWindowProblem problem{in.size, spec, in.type, kind};
+    window::CountPlan plan = *window::plan_count_window(CountAlgorithm::reduced_prefix, problem,
+                                                        window::gpu::device_profile(0))
+                                  .plan;
+    plan.fused = false;
+    window::gpu::DeviceColumn device_in(0, in.type, in.size);
+    device_in.upload(in);
+    window::gpu::DeviceColumn device_out(0, window::result_type(in.type, kind), problem.windows());
+    window::gpu::run_plan(0, plan, {device_in.view(), device_out.mutable_view(), spec, kind}, workspace);
+    return device_out.download();
+  };
+#endif
+  return b;
+}
+
+// GBL and SH update every window of every value (fan-out atomics): their n is capped.
+INSTANTIATE_TEST_SUITE_P(Gpu, CountWindowConformance,
+                         ::testing::Values(gpu_backend(CountAlgorithm::gbl, 30'000'000),
+                                           gpu_backend(CountAlgorithm::sh, 300'000'000),
+                                           gpu_backend(CountAlgorithm::coop, 0),
+                                           gpu_backend(CountAlgorithm::direct_prefix, 0),
+                                           gpu_backend(CountAlgorithm::reduced_prefix, 0), reduced_cub_backend(),
+                                           gpu_backend(CountAlgorithm::automatic, 0)),
+                         backend_name);
+
+#if SEXTANT_HAS_CUDA
+
+template <class T>
+window::Column host_column(const std::vector<T>& v) {
+  return window::Column(v);
+}
+
+// Input at an address that is not 16-byte aligned, results poisoned beforehand: every window
+// must be written and right, for every algorithm that can run.
+TEST(CountWindowDevice, UnalignedInputAndPoisonedOutput) {
+  SEXTANT_REQUIRE_GPUS(1);
+  const std::size_t n = 200003;
+  for (ValueType type : {ValueType::int32, ValueType::float32, ValueType::int64, ValueType::float64})
+    for (auto [w, s] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{1, 1}, {5, 3}, {1000, 7}, {33, 100},
+                                                                            {20000, 1024}, {4097, 4097}})
+      for (AggregateKind kind : all_kinds())
+        window::visit_value_type(type, [&](auto t) {
+          using T = decltype(t);
+          const std::vector<T> values = window_values<T>(n, w * 131 + s);
+          window::gpu::DeviceColumn in(0, type, n, /*offset=*/1);
+          in.upload(window::ColumnView(std::span<const T>(values)));
+          const std::uint64_t k = window::CountWindowSpec{w, s}.window_count(n);
+          window::gpu::DeviceColumn out(0, window::result_type(type, kind), k);
+          const auto which = windows_to_check(k, w, 3'000'000);
+          const window::Column want = reference_windows(values, w, s, kind, which);
+          for (CountAlgorithm a : {CountAlgorithm::gbl, CountAlgorithm::sh, CountAlgorithm::coop,
+                                   CountAlgorithm::direct_prefix, CountAlgorithm::reduced_prefix,
+                                   CountAlgorithm::automatic}) {
+            const window::CountWindowProblem p{n, {w, s}, type, kind};
+            if (!gpu_can_run(a, p) || (a == CountAlgorithm::gbl && w / s > 64)) continue;
+            out.fill_bytes(0xA5);
+            window::gpu::aggregate_count_device(0, {in.view(), out.mutable_view(), {w, s}, kind}, a);
+            const auto same = same_windows(out.download(), want, which, values, w, s, kind);
+            ASSERT_TRUE(same) << window::to_string(a) << " " << window::to_string(type) << " "
+                              << window::to_string(kind) << " W=" << w << " S=" << s << ": " << same.message();
+          }
+        });
+}
+
+// A few small cases of every algorithm: the subset scripts/gpu-window.sh runs under
+// compute-sanitizer (memcheck, racecheck), where the full suite would take too long.
+TEST(CountWindowDevice, SmallForSanitizers) {
+  SEXTANT_REQUIRE_GPUS(1);
+  const std::size_t n = 30011;
+  for (ValueType type : {ValueType::int32, ValueType::float64})
+    for (auto [w, s] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{5, 3}, {33, 100}, {1000, 7}, {20001, 1}})
+      for (AggregateKind kind : {AggregateKind::sum, AggregateKind::max})
+        window::visit_value_type(type, [&](auto t) {
+          using T = decltype(t);
+          const std::vector<T> values = window_values<T>(n, w + s);
+          window::gpu::DeviceColumn in(0, type, n, /*offset=*/1);
+          in.upload(window::ColumnView(std::span<const T>(values)));
+          const std::uint64_t k = window::CountWindowSpec{w, s}.window_count(n);
+          window::gpu::DeviceColumn out(0, window::result_type(type, kind), k);
+          const auto which = windows_to_check(k, w, 1'000'000);
+          const window::Column want = reference_windows(values, w, s, kind, which);
+          for (CountAlgorithm a : {CountAlgorithm::gbl, CountAlgorithm::sh, CountAlgorithm::coop,
+                                   CountAlgorithm::direct_prefix, CountAlgorithm::reduced_prefix}) {
+            if (!gpu_can_run(a, {n, {w, s}, type, kind}) || (a == CountAlgorithm::gbl && w / s > 64)) continue;
+            out.fill_bytes(0x5A);
+            window::gpu::aggregate_count_device(0, {in.view(), out.mutable_view(), {w, s}, kind}, a);
+            const auto same = same_windows(out.download(), want, which, values, w, s, kind);
+            ASSERT_TRUE(same) << window::to_string(a) << " W=" << w << " S=" << s << ": " << same.message();
+            if (a == CountAlgorithm::reduced_prefix) {  // and as in the paper, with CUB's scan
+              static window::gpu::GpuWorkspace workspace(0);
+              window::CountPlan plan =
+                  *window::plan_count_window(a, {n, {w, s}, type, kind}, window::gpu::device_profile(0)).plan;
+              plan.fused = false;
+              out.fill_bytes(0x5A);
+              window::gpu::run_plan(0, plan, {in.view(), out.mutable_view(), {w, s}, kind}, workspace);
+              const auto cub = same_windows(out.download(), want, which, values, w, s, kind);
+              ASSERT_TRUE(cub) << "reduced-prefix (CUB) W=" << w << " S=" << s << ": " << cub.message();
+            }
+          }
+        });
+}
+
+TEST(CountWindowDevice, HostPointersAreRefused) {
+  SEXTANT_REQUIRE_GPUS(1);
+  const std::vector<std::int32_t> in(100, 1);
+  std::vector<std::int64_t> out(100);
+  try {
+    window::gpu::aggregate_count_device(0,
+                                        {window::ColumnView(std::span<const std::int32_t>(in)),
+                                         window::MutableColumnView(std::span(out)), {10, 1}, AggregateKind::sum},
+                                        CountAlgorithm::coop);
+    FAIL() << "host memory accepted as device memory";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("device memory"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CountWindowDevice, NamedAlgorithmThatCannotRunIsAnError) {
+  SEXTANT_REQUIRE_GPUS(1);
+  const std::vector<std::int32_t> in(100, 1);
+  window::CountWindowOptions options;
+  options.algorithm = CountAlgorithm::direct_prefix;
+  try {
+    window::aggregate_count(std::span<const std::int32_t>(in), 10, 1, AggregateKind::min, DeviceId{DeviceKind::gpu, 0},
+                            options);
+    FAIL() << "DIRECT-PREFIX accepted min";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::unsupported);
+    EXPECT_NE(std::string(e.what()).find("invertible"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CountWindowDevice, ProfileIsMeasuredAndPlausible) {
+  SEXTANT_REQUIRE_GPUS(1);
+  const window::DeviceProfile& d = window::gpu::device_profile(0);
+  EXPECT_GT(d.read_bandwidth, 50e9);
+  EXPECT_LT(d.read_bandwidth, 50e12);
+  EXPECT_GT(d.global_atomic_rate, 1e8);
+  EXPECT_GT(d.shared_atomic_rate, 1e9);
+  EXPECT_GT(d.shared_per_block, 16u * 1024);
+  std::printf("profile %s: read %.0f GB/s, write %.0f GB/s, atomics %.3g/s (GBL pattern %.3g/s), shared atomics "
+              "%.3g/s, launch %.1f us\n",
+              d.name.c_str(), d.read_bandwidth / 1e9, d.write_bandwidth / 1e9, d.global_atomic_rate,
+              d.contended_atomic_rate, d.shared_atomic_rate, d.launch_seconds * 1e6);
+}
+
+TEST(CountWindowDevice, SelectorNeverChoosesWhatCannotRunOnThisGpu) {
+  SEXTANT_REQUIRE_GPUS(1);
+  const window::DeviceProfile& d = window::gpu::device_profile(0);
+  for (std::uint64_t n : {std::uint64_t{1000}, std::uint64_t{1} << 30})
+    for (std::uint64_t w = 1; w <= (std::uint64_t{1} << 22); w *= 2)
+      for (std::uint64_t s : {std::uint64_t{1}, std::uint64_t{3}, std::uint64_t{64}, w, w + 1, 2 * w})
+        for (ValueType t : {ValueType::int32, ValueType::float64})
+          for (AggregateKind k : all_kinds()) {
+            const window::CountWindowProblem p{n, {w, s}, t, k};
+            const auto plan = window::select_count_window(CountAlgorithm::automatic, p, d);
+            ASSERT_TRUE(window::can_run(plan.algorithm, p, d)) << plan.describe();
+          }
+}
+
+#endif  // SEXTANT_HAS_CUDA
+
+}  // namespace
+}  // namespace sextant::testing

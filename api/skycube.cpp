@@ -63,10 +63,12 @@ SkycubeResult named(SkycubeResult r, const char* name) {
   return r;
 }
 
-// MDMC wins once many lattice levels are asked for (paper 004, Appendix A.2: from about 6-8
-// levels on); the lattice traversal wins for shallow partial cubes, where it stops early.
+// Measured on the CPU (docs/PERFORMANCE.md): STSC is fastest at d <= 8 (its cuboids are cheap
+// and few), MDMC from d = 10 on when most levels are asked for (3-12x faster than STSC at d = 12);
+// a shallow partial cube favours the lattice traversal, which stops early.
 TemplateKind choose_template(const Dataset& data, const SkycubeOptions& options) {
-  return options.max_level >= 6 || options.max_level == data.dims() ? TemplateKind::mdmc : TemplateKind::stsc;
+  const bool deep = options.max_level >= std::min(data.dims(), 6);
+  return data.dims() >= 10 && deep ? TemplateKind::mdmc : TemplateKind::stsc;
 }
 
 // The one GPU named by an explicit device list, if any. Until the heterogeneous scheduler is

@@ -7,10 +7,7 @@
 
 #include "cpu/simd/isa.hpp"
 
-#include <cstdio>
 namespace sextant::cpu::detail {
-double prof_prepare = 0, prof_local[8] = {}, prof_cross[8] = {}, prof_wait[8] = {};
-struct ProfReport { ~ProfReport() { std::printf("prepare %.3f local %.3f %.3f cross %.3f %.3f wait %.3f %.3f\n", prof_prepare, prof_local[0], prof_local[1], prof_cross[0], prof_cross[1], prof_wait[0], prof_wait[1]); } } prof_report;
 namespace {
 
 const CuboidKernels& kernels_for_this_cpu() {
@@ -29,16 +26,14 @@ void CuboidEngine::run(const Dataset& data, CandidateList candidates, Mask mask,
   const std::size_t team =
       threads > 1 && m >= CuboidPolicy::parallel_min_points ? static_cast<std::size_t>(threads) : 1;
 
-  double t0 = omp_get_wtime();
   sorted_.prepare(data, candidates, mask, classify, static_cast<int>(team));
-  if (team > 1) prof_prepare += omp_get_wtime() - t0;
   verdicts_.assign(m, Verdict::excluded);
   if (parts_.size() < team) parts_.resize(team);
   for (std::size_t k = 0; k < team; ++k) {
     CuboidState& part = parts_[k];
     part.sorted = &sorted_;
     part.partition = {k, team, (m - k + team - 1) / team};
-    part.confirmed.reset(sorted_.d, sorted_.stride, sorted_.quantiser.words, mask, team);
+    part.confirmed.reset(sorted_.d, sorted_.stride, sorted_.quantiser.words, mask);
     part.block.begin = part.block.end = 0;
     part.survival = 1.0;
   }
@@ -56,17 +51,14 @@ void CuboidEngine::run(const Dataset& data, CandidateList candidates, Mask mask,
       // The runtime may grant fewer threads than asked for: a thread then runs several partitions.
       const auto self = static_cast<std::size_t>(omp_get_thread_num());
       const auto granted = static_cast<std::size_t>(omp_get_num_threads());
-      double a = omp_get_wtime();
       try {
         for (std::size_t k = self; k < team; k += granted) run_tiles(parts[k], kernels);
-        prof_local[self] += omp_get_wtime() - a; a = omp_get_wtime();
         parts[self].block.resize(1, sorted_.stride, sorted_.quantiser.words);  // cross-phase scratch
       } catch (...) {
 #pragma omp critical(sextant_cuboid_error)
         if (!error) error = std::current_exception();
       }
 #pragma omp barrier
-      prof_wait[self] += omp_get_wtime() - a; a = omp_get_wtime();
       if (!error) {
         // Any thread may check any point: dynamic chunks balance a thread the OS preempted.
         constexpr std::size_t chunk = CuboidPolicy::cross_chunk;
@@ -77,7 +69,6 @@ void CuboidEngine::run(const Dataset& data, CandidateList candidates, Mask mask,
           kernels.cross(parts, self, begin, std::min(begin + chunk, m), verdicts_.data());
         }
       }
-      prof_cross[self] += omp_get_wtime() - a;
     }
     if (error) std::rethrow_exception(error);
   }

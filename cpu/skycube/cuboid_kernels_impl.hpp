@@ -213,6 +213,8 @@ inline bool dominance_step(const float* q, const Probe& p, Verdict& v) noexcept 
 template <class Isa>
 std::size_t points_below(const std::uint32_t* positions, std::size_t start, std::size_t count,
                          std::size_t limit) noexcept {
+  if (count == 0 || positions[start] >= limit) return 0;
+  if (positions[start + count - 1] < limit) return count;
   std::size_t lo = 0;
   std::size_t hi = count;
   while (lo < hi) {

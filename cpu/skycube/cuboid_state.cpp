@@ -148,9 +148,8 @@ void ConfirmedSet::Storage::resize(std::size_t points, int stride, int code_word
   rows.resize(points * static_cast<std::size_t>(stride));
 }
 
-void ConfirmedSet::reset(int d, int stride, int code_words, Mask mask, std::size_t partitions) {
+void ConfirmedSet::reset(int d, int stride, int code_words, Mask mask) {
   d_ = d;
-  partitions_ = partitions;
   stride_ = stride;
   code_words_ = code_words;
   mask_ = mask;
@@ -209,7 +208,7 @@ void ConfirmedSet::add(const float* row, const std::uint64_t* codes, std::uint32
 void ConfirmedSet::regroup() {
   int bits = 0;
   const int max_bits = std::min(level(mask_), CuboidPolicy::max_group_bits);
-  while (bits < max_bits && ((size_ * partitions_) >> (bits + 1)) >= CuboidPolicy::points_per_group) ++bits;
+  while (bits < max_bits && (size_ >> (bits + 1)) >= CuboidPolicy::points_per_group) ++bits;
   std::uint32_t group_mask = 0;
   Mask rest = mask_;
   for (int b = 0; b < bits; ++b, rest &= rest - 1) group_mask |= rest & (~rest + 1);

@@ -154,9 +154,7 @@ struct ConfirmedView {
 
 class ConfirmedSet {
  public:
-  // `partitions`: how many sets share the witnesses (a team's cuboid). Queries scan all of them,
-  // so each is grouped as finely as one set holding everything would be.
-  void reset(int d, int stride, int code_words, Mask mask, std::size_t partitions = 1);
+  void reset(int d, int stride, int code_words, Mask mask);
   // Points must come in increasing sorted position.
   void add(const float* row, const std::uint64_t* codes, std::uint32_t below_median, std::uint32_t position);
   std::size_t size() const noexcept { return size_; }
@@ -176,7 +174,6 @@ class ConfirmedSet {
   int stride_ = 0;
   int code_words_ = 1;
   Mask mask_ = 0;
-  std::size_t partitions_ = 1;
   std::size_t size_ = 0;
   std::uint32_t group_mask_ = 0;
   std::vector<std::uint32_t> start_{0}, count_{0}, capacity_{0};

@@ -466,36 +466,45 @@ __device__ __forceinline__ typename Agg::Acc look_back(std::uint64_t tile, const
   }
 }
 
-// REDUCED-PREFIX fused: publish, look back, write the window starts, finish the windows
-// that end in the tile.
-template <class Agg, bool HasHead>
-__device__ __forceinline__ void prefix_windows(typename Agg::Acc* full, const typename Agg::Acc* head,
-                                               typename Agg::Acc* __restrict__ out, std::uint64_t tile, TileSpan s,
-                                               std::uint64_t j0, std::uint32_t chunks, void* scratch,
-                                               typename Agg::Acc* shared_before, const TileParams& p) {
+// REDUCED-PREFIX fused, first half: the tile's chunk parts become its exclusive running
+// totals and its total is published for the look-backs of later tiles.
+template <class Agg>
+__device__ __forceinline__ void prefix_publish(typename Agg::Acc* full, std::uint64_t tile, std::uint32_t chunks,
+                                               void* scratch, typename Agg::Acc* shared_total, const TileParams& p) {
   using Acc = typename Agg::Acc;
-  const ChunkGeometry& g = p.g;
-  const TileLayout& l = p.layout;
-  auto* totals = static_cast<Acc*>(p.tile_total);
-  auto* running = static_cast<Acc*>(p.tile_running);
-  auto* starts = static_cast<Acc*>(p.window_start);
-  const Acc total = tile_exclusive_scan<Agg>(full, chunks, l, scratch);
+  const Acc total = tile_exclusive_scan<Agg>(full, chunks, p.layout, scratch);
   if (threadIdx.x == 0) {
+    *shared_total = total;
     if (tile == 0) {
-      running[0] = total;
+      static_cast<Acc*>(p.tile_running)[0] = total;
       store_status(p.status, 2);
     } else {
-      totals[tile] = total;
+      static_cast<Acc*>(p.tile_total)[tile] = total;
       store_status(p.status + tile, 1);
     }
   }
+}
+
+// REDUCED-PREFIX fused, second half: look back, write the running totals at the window starts
+// in the tile, publish the tile's running total, then finish the windows that end in the tile:
+// end total - start total.
+template <class Agg, bool HasHead>
+__device__ __forceinline__ void prefix_finish(const typename Agg::Acc* full, const typename Agg::Acc* head,
+                                              typename Agg::Acc* __restrict__ out, std::uint64_t tile, TileSpan s,
+                                              std::uint64_t j0, std::uint32_t chunks, typename Agg::Acc* shared,
+                                              const TileParams& p) {
+  using Acc = typename Agg::Acc;
+  const ChunkGeometry& g = p.g;
+  const TileLayout& l = p.layout;
+  auto* starts = static_cast<Acc*>(p.window_start);
+  const std::uint64_t k_lo = g.first_window_ending_after(s.t0);
+  const bool has_windows = s.t1 >= g.length && k_lo * g.slide + g.length <= s.t1;
   if (threadIdx.x < 32) {
     const Acc before = tile == 0 ? Agg::identity() : look_back<Agg>(tile, p);
-    if (threadIdx.x == 0) *shared_before = before;
+    if (threadIdx.x == 0) shared[1] = before;
   }
   __syncthreads();
-  const Acc before = *shared_before;
-  // Running totals at the window starts inside the tile, then this tile's running total.
+  const Acc before = shared[1];
   for (std::uint32_t i = threadIdx.x; i < chunks; i += block_threads) {
     const std::uint64_t j = j0 + i;
     if (j * g.slide >= s.t0 && j < g.windows) starts[j] = Agg::combine(before, full[l.slot(i)]);
@@ -503,27 +512,25 @@ __device__ __forceinline__ void prefix_windows(typename Agg::Acc* full, const ty
   __threadfence();
   __syncthreads();
   if (threadIdx.x == 0 && tile != 0) {
-    running[tile] = Agg::combine(before, total);
+    static_cast<Acc*>(p.tile_running)[tile] = Agg::combine(before, shared[0]);
     store_status(p.status + tile, 2);
   }
-  // Windows whose last value lies in the tile: end total - start total.
-  if (s.t1 < g.length) return;
-  const std::uint64_t k_lo = g.first_window_ending_after(s.t0);
+  if (!has_windows) return;
+  // Windows that start in earlier tiles need those tiles' running totals: wait for them once.
+  const std::uint64_t oldest = k_lo * g.slide / l.tile;
+  if (threadIdx.x < 32)
+    for (std::uint64_t u = oldest + threadIdx.x; u < tile; u += 32)
+      while (load_status(p.status + u) != 2) {
+      }
+  __syncthreads();
   const std::uint64_t k_hi = min((s.t1 - g.length) / g.slide, g.windows - 1);
   for (std::uint64_t k = k_lo + threadIdx.x; k <= k_hi; k += block_threads) {
     const auto end_chunk = static_cast<std::uint32_t>(k + g.full_chunks - j0);
     Acc end = full[l.slot(end_chunk)];
     if constexpr (HasHead) end = Agg::combine(end, head[l.slot(end_chunk)]);
-    Acc start;
     const std::uint64_t first = k * g.slide;
-    if (first >= s.t0) {
-      start = full[l.slot(static_cast<std::uint32_t>(k - j0))];
-    } else {
-      const int* ready = p.status + first / l.tile;
-      while (load_status(ready) != 2) {
-      }
-      start = Agg::uncombine(__ldcg(starts + k), before);
-    }
+    const Acc start = first >= s.t0 ? full[l.slot(static_cast<std::uint32_t>(k - j0))]
+                                    : Agg::uncombine(__ldcg(starts + k), before);
     out[k] = Agg::uncombine(end, start);
   }
 }
@@ -543,7 +550,7 @@ __global__ void __launch_bounds__(block_threads, 2) tile_kernel(const typename A
   const ChunkGeometry& g = p.g;
   auto* bars = reinterpret_cast<std::uint64_t*>(smem + l.barrier_offset);
   auto* tickets = bars + 2;
-  auto* shared_before = reinterpret_cast<Acc*>(bars + 4);
+  auto* shared_acc = reinterpret_cast<Acc*>(bars + 4);  // the tile's total and running total before it
   Acc* full = reinterpret_cast<Acc*>(smem + l.full_offset);
   Acc* head = reinterpret_cast<Acc*>(smem + l.head_offset);
   void* scratch = smem + l.scratch_offset;
@@ -562,11 +569,15 @@ __global__ void __launch_bounds__(block_threads, 2) tile_kernel(const typename A
     if (tile >= p.tiles) break;
     const std::uint32_t stage = l.stages == 2 ? (i & 1) : 0;
     const std::uint32_t parity = (l.stages == 2 ? i >> 1 : i) & 1;
-    if (threadIdx.x == 0) {
+    // The next tile: claimed now, or in order once this tile's total is published (a tile claimed
+    // early would hold up the look-backs behind it).
+    const auto claim_next = [&] {
+      if (threadIdx.x != 0) return;
       next = ordered ? atomicAdd(p.ticket, 1ull) : tile + gridDim.x;
       tickets[(i + 1) & 1] = next;
       if (l.stages == 2 && next < p.tiles) issue_tile(in, next, smem + l.stage_offset(stage ^ 1), &bars[stage ^ 1], p);
-    }
+    };
+    if constexpr (!ordered) claim_next();
     T* staged = reinterpret_cast<T*>(smem + l.stage_offset(stage));
     const TileSpan s = tile_span(tile, p);
     load_tile_ends(in, staged, s, p.head_shift);
@@ -591,7 +602,9 @@ __global__ void __launch_bounds__(block_threads, 2) tile_kernel(const typename A
       } else if constexpr (Mode == TileMode::partials) {
         store_partials<Agg, HasFull, HasHead>(full, head, full_out, head_out, s, j0, chunks, p);
       } else {
-        prefix_windows<Agg, HasHead>(full, head, full_out, tile, s, j0, chunks, scratch, shared_before, p);
+        prefix_publish<Agg>(full, tile, chunks, scratch, shared_acc, p);
+        claim_next();
+        prefix_finish<Agg, HasHead>(full, head, full_out, tile, s, j0, chunks, shared_acc, p);
       }
     }
     fence_proxy_async();  // the stage's ordinary writes (Suf) before the next bulk copy into it

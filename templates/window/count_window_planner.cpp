@@ -127,7 +127,7 @@ PlanResult plan_gbl(const CountWindowProblem& p, const DeviceProfile& d) {
   plan.algorithm = CountAlgorithm::gbl;
   plan.block_threads = block_threads;
   const double updates = s.values_read * static_cast<double>(s.g.fan_out());
-  const double instr = baseline_per_value * s.values_read + baseline_per_update * updates;
+  const double instr = baseline_per_value * static_cast<double>(s.g.used) + baseline_per_update * updates;
   plan.predicted_seconds = std::max({safe_div(s.bytes_read, d.read_bandwidth), safe_div(updates, d.contended_atomic_rate),
                                      safe_div(instr, d.instruction_rate)}) +
                            safe_div(s.out_bytes, d.write_bandwidth) + launches(d, 2);
@@ -154,7 +154,7 @@ PlanResult plan_sh(const CountWindowProblem& p, const DeviceProfile& d) {
   const double occupancy = std::min(1.0, static_cast<double>(d.shared_per_sm) / std::max(1.0, static_cast<double>(bytes)) / 8.0);
   // Lanes of a warp that update the same window serialise: up to min(S, 32) / fan-out of them.
   const double conflicts = std::max(1.0, std::min(32.0, static_cast<double>(s.g.slide)) / std::min(32.0, fan_out));
-  const double instr = baseline_per_value * s.values_read + baseline_per_update * updates;
+  const double instr = baseline_per_value * static_cast<double>(s.g.used) + baseline_per_update * updates;
   plan.predicted_seconds =
       std::max({safe_div(s.bytes_read, d.read_bandwidth * occupancy_factor(tiles, d)),
                 safe_div(updates * conflicts, d.shared_atomic_rate * std::max(occupancy, 0.125)),

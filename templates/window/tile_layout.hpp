@@ -94,7 +94,7 @@ SEXTANT_HD_INLINE constexpr TileLayout make_tile_layout(const ChunkGeometry& g, 
   l.scratch_offset = static_cast<std::uint32_t>(at);
   at += tile_scan_scratch_bytes;
   l.barrier_offset = static_cast<std::uint32_t>(at);
-  at += 64;  // two mbarriers, two tile tickets, the tile's exclusive prefix
+  at += 64;  // two mbarriers, two tile tickets, the tile's total and running total
   l.total_bytes = static_cast<std::uint32_t>(at);
   return l;
 }

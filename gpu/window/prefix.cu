@@ -81,6 +81,58 @@ void run_direct(const Launch& launch) {
   }
 }
 
+// Window k from running totals: start = E[tile of kS] + L[k]; end (one past its last value,
+// e = (k + q)S + r) = E[tile of e - 1] + Lend[k], or with r = 0 the start of chunk k + q.
+template <class Agg>
+__global__ void __launch_bounds__(block_threads) tile_scan_expand_kernel(
+    const typename Agg::Acc* __restrict__ tile_before, const typename Agg::Acc* __restrict__ tile_total,
+    const typename Agg::Acc* __restrict__ starts, const typename Agg::Acc* __restrict__ ends,
+    typename Agg::Acc* __restrict__ out, ChunkGeometry g, std::uint64_t tile, std::uint64_t tiles) {
+  using Acc = typename Agg::Acc;
+  const std::uint64_t step = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t k = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; k < g.windows; k += step) {
+    const std::uint64_t first = k * g.slide;
+    const Acc start = Agg::combine(tile_before[first / tile], starts[k]);
+    const std::uint64_t e = first + g.length;
+    Acc end;
+    if (g.rest != 0)
+      end = Agg::combine(tile_before[(e - 1) / tile], ends[k]);
+    else if (e == g.used)  // the end of the data: the grand total
+      end = Agg::combine(tile_before[tiles - 1], tile_total[tiles - 1]);
+    else
+      end = Agg::combine(tile_before[e / tile], starts[k + g.full_chunks]);
+    out[k] = Agg::uncombine(end, start);
+  }
+}
+
+template <class Agg>
+void run_tile_scan(const Launch& launch, TileParams p, typename Agg::Acc* out) {
+  using T = typename Agg::Input;
+  using Acc = typename Agg::Acc;
+  const ChunkGeometry& g = p.g;
+  const bool has_head = g.rest != 0;
+  auto* base = static_cast<Acc*>(launch.workspace.reserve(
+      partials_slot, (2 * (p.tiles + 1) + g.chunks + (has_head ? g.windows : 0)) * sizeof(Acc)));
+  Acc* totals = base;
+  Acc* before = base + p.tiles + 1;
+  Acc* starts = before + p.tiles + 1;
+  Acc* ends = has_head ? starts + g.chunks : nullptr;
+  p.tile_total = totals;
+  p.local_start = starts;
+  p.local_end = ends;
+  launch_tile_kernel<Agg, TileMode::local_prefix>(launch.args.in.as<T>(), nullptr, nullptr, p, launch.multiprocessors,
+                                                   launch.stream);
+  std::size_t bytes = 0;
+  SEXTANT_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, bytes, totals, before, CombineOp<Agg>{}, Agg::identity(),
+                                                    p.tiles, launch.stream));
+  void* scratch = launch.workspace.reserve(scan_scratch_slot, bytes);
+  SEXTANT_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(scratch, bytes, totals, before, CombineOp<Agg>{}, Agg::identity(),
+                                                    p.tiles, launch.stream));
+  tile_scan_expand_kernel<Agg><<<grid_for(g.windows, block_threads * 4, 1u << 20), block_threads, 0, launch.stream>>>(
+      before, totals, starts, ends, out, g, p.layout.tile, p.tiles);
+  SEXTANT_CUDA_CHECK_LAUNCH();
+}
+
 template <class Agg>
 void run_reduced(const Launch& launch) {
   using T = typename Agg::Input;
@@ -105,17 +157,19 @@ void run_reduced(const Launch& launch) {
       launch_tile_kernel<Agg, TileMode::partials>(args.in.as<T>(), nullptr, out, p, launch.multiprocessors, launch.stream);
       return;
     }
-    if (launch.plan.fused) {
-      // One pass: ticket and tile status zeroed, then the tile kernel in prefix mode.
-      const std::uint64_t status_bytes = (256 + p.tiles * sizeof(int) + 255) / 256 * 256;
-      auto* base = static_cast<unsigned char*>(launch.workspace.reserve(
-          partials_slot, status_bytes + 2 * p.tiles * sizeof(Acc) + g.windows * sizeof(Acc)));
-      SEXTANT_CUDA_CHECK(cudaMemsetAsync(base, 0, status_bytes, launch.stream));
+    if (launch.plan.reduced == ReducedVariant::tile_scan) {
+      run_tile_scan<Agg>(launch, p, out);
+      return;
+    }
+    if (launch.plan.reduced == ReducedVariant::fused) {
+      // One pass: ticket and tile descriptors zeroed, then the tile kernel in prefix mode.
+      const std::uint64_t zeroed = 256 + p.tiles * sizeof(longlong2);
+      auto* base = static_cast<unsigned char*>(
+          launch.workspace.reserve(partials_slot, zeroed + g.windows * sizeof(Acc)));
+      SEXTANT_CUDA_CHECK(cudaMemsetAsync(base, 0, zeroed, launch.stream));
       p.ticket = reinterpret_cast<unsigned long long*>(base);
-      p.status = reinterpret_cast<int*>(base + 256);
-      p.tile_total = base + status_bytes;
-      p.tile_running = base + status_bytes + p.tiles * sizeof(Acc);
-      p.window_start = base + status_bytes + 2 * p.tiles * sizeof(Acc);
+      p.descriptors = reinterpret_cast<longlong2*>(base + 256);
+      p.window_start = base + zeroed;
       launch_tile_kernel<Agg, TileMode::prefix>(args.in.as<T>(), out, nullptr, p, launch.multiprocessors,
                                                 launch.stream);
       return;

@@ -14,6 +14,9 @@
 //     (the caller set them to the identity).
 //   * partials (REDUCED-PREFIX with CUB): the tile's share of C[j] and A[j] goes to global
 //     memory, stored when the chunk lies inside the tile, combined atomically otherwise.
+//   * local_prefix (REDUCED-PREFIX with a scan of tile totals): each tile writes its total and
+//     the running total inside the tile at every chunk start (and at every head end when
+//     r > 0); CUB then scans the tile totals only, and a last kernel finishes the windows.
 //   * prefix (REDUCED-PREFIX fused into one pass, invertible functions): tiles are taken in
 //     order from a ticket counter; each publishes its total, finds the running total before
 //     it by a decoupled look-back over the tiles' published totals (Merrill and Garland), writes
@@ -23,6 +26,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cuda/atomic>
 #include <cstdint>
@@ -38,7 +42,7 @@ namespace sextant::window::gpu::detail {
 
 static_assert(block_threads == tile_block_threads);
 
-enum class TileMode { coop, partials, prefix };
+enum class TileMode { coop, partials, local_prefix, prefix };
 
 // Direct window sums over at most this many chunks (COOP-OPT); longer windows use the scans.
 inline constexpr std::uint64_t coop_direct_chunks = 16;
@@ -48,13 +52,18 @@ struct TileParams {
   TileLayout layout;
   std::uint64_t tiles = 0;
   std::uint32_t head_shift = 0;  // values between the 16-byte boundary below `in` and `in`
-  // prefix mode: ticket counter, per-tile status (0 none, 1 total, 2 running total) and values,
-  // and the running total at each window start. Zeroed (ticket, status) before each launch.
+  // prefix mode: ticket counter, per-tile descriptors (16 bytes: the value's bits and a status,
+  // 0 none, 1 the tile's total, 2 the running total through the tile; written and read as one
+  // vector), and the running total at each window start. Ticket and descriptors are zeroed
+  // before each launch.
   unsigned long long* ticket = nullptr;
-  int* status = nullptr;
-  void* tile_total = nullptr;
-  void* tile_running = nullptr;
+  longlong2* descriptors = nullptr;
   void* window_start = nullptr;
+  // local_prefix mode: per-tile totals, running totals inside the tile at chunk starts
+  // (g.chunks entries) and at head ends (K entries, only when r > 0).
+  void* tile_total = nullptr;
+  void* local_start = nullptr;
+  void* local_end = nullptr;
 };
 
 // ---- the bulk-copy engine and its mbarriers (sm_90) -------------------------------------
@@ -430,39 +439,84 @@ __device__ __forceinline__ typename Agg::Acc tile_exclusive_scan(typename Agg::A
   return total;
 }
 
-__device__ __forceinline__ int load_status(const int* status) {
-  return cuda::atomic_ref<const int, cuda::thread_scope_device>(*status).load(cuda::memory_order_acquire);
+template <class Acc>
+__device__ __forceinline__ void publish(longlong2* descriptor, Acc value, long long status) {
+  static_assert(sizeof(Acc) == 8, "prefix descriptors hold 8-byte running totals");
+  long long bits;
+  memcpy(&bits, &value, 8);
+  __stcg(descriptor, make_longlong2(bits, status));
 }
-__device__ __forceinline__ void store_status(int* status, int value) {
-  cuda::atomic_ref<int, cuda::thread_scope_device>(*status).store(value, cuda::memory_order_release);
+template <class Acc>
+__device__ __forceinline__ Acc value_of(longlong2 d) {
+  Acc value;
+  memcpy(&value, &d.x, 8);
+  return value;
+}
+// Spins until the descriptor has at least `status`.
+__device__ __forceinline__ longlong2 wait_descriptor(const longlong2* descriptor, long long status) {
+  longlong2 d = __ldcv(descriptor);
+  while (d.y < status) d = __ldcv(descriptor);
+  return d;
 }
 
-// Warp 0: the running total before `tile` (Merrill and Garland's decoupled look-back).
+// The running total before `tile` (Merrill and Garland's decoupled look-back), by the whole
+// block: each round reads 256 predecessors at once, so that the look-back keeps up with the
+// tiles the device has in flight. Ends with a barrier.
 template <class Agg>
-__device__ __forceinline__ typename Agg::Acc look_back(std::uint64_t tile, const TileParams& p) {
+__device__ __forceinline__ typename Agg::Acc look_back(std::uint64_t tile, void* scratch,
+                                                       typename Agg::Acc* shared, const TileParams& p) {
   using Acc = typename Agg::Acc;
-  const auto* totals = static_cast<const Acc*>(p.tile_total);
-  const auto* running = static_cast<const Acc*>(p.tile_running);
-  const std::uint32_t lane = threadIdx.x & 31;
+  using Reduce = cub::BlockReduce<Acc, block_threads, cub::BLOCK_REDUCE_WARP_REDUCTIONS>;
+  static_assert(sizeof(typename Reduce::TempStorage) + 64 <= tile_scan_scratch_bytes, "scan scratch too small");
+  auto* stops = reinterpret_cast<int*>(static_cast<unsigned char*>(scratch) + sizeof(typename Reduce::TempStorage));
   Acc before = Agg::identity();
   std::int64_t base = static_cast<std::int64_t>(tile) - 1;
   while (true) {
-    const std::int64_t at = base - lane;
-    int state = 2;  // before tile 0: a running total of the identity
-    Acc v = Agg::identity();
-    if (at >= 0) {
-      do state = load_status(p.status + at);
-      while (state == 0);
-      v = state == 2 ? __ldcg(running + at) : __ldcg(totals + at);
-    }
-    const unsigned done = __ballot_sync(0xffffffffu, state == 2);
-    const int stop = done != 0 ? __ffs(done) - 1 : 32;
-    Acc mine = static_cast<int>(lane) <= stop ? v : Agg::identity();
+    const std::int64_t at = base - threadIdx.x;
+    longlong2 d = make_longlong2(0, 2);  // before tile 0: a running total of the identity
+    if (at >= 0) d = wait_descriptor(p.descriptors + at, 1);
+    // The nearest predecessor with a running total ends the look-back.
+    const unsigned done = __ballot_sync(0xffffffffu, d.y == 2);
+    if ((threadIdx.x & 31) == 0) stops[threadIdx.x / 32] = done != 0 ? static_cast<int>(threadIdx.x) + __ffs(done) - 1 : 1 << 30;
+    __syncthreads();
+    int stop = 1 << 30;
 #pragma unroll
-    for (int off = 16; off > 0; off >>= 1) mine = Agg::combine(mine, __shfl_xor_sync(0xffffffffu, mine, off));
-    before = Agg::combine(before, mine);
-    if (done != 0) return before;
-    base -= 32;
+    for (int w = 0; w < static_cast<int>(block_threads / 32); ++w) stop = min(stop, stops[w]);
+    const Acc mine = static_cast<int>(threadIdx.x) <= stop && at >= 0 ? value_of<Acc>(d) : Agg::identity();
+    const Acc sum = Reduce(*reinterpret_cast<typename Reduce::TempStorage*>(scratch))
+                        .Reduce(mine, [](Acc a, Acc b) { return Agg::combine(a, b); });
+    if (threadIdx.x == 0) *shared = sum;
+    __syncthreads();
+    before = Agg::combine(before, *shared);
+    __syncthreads();
+    if (stop < (1 << 30)) return before;
+    base -= block_threads;
+  }
+}
+
+// REDUCED-PREFIX with a scan of tile totals: the tile's total and its running totals at the
+// chunk starts and head ends that lie in it.
+template <class Agg, bool HasHead>
+__device__ __forceinline__ void local_prefixes(typename Agg::Acc* full, const typename Agg::Acc* head,
+                                               std::uint64_t tile, TileSpan s, std::uint64_t j0,
+                                               std::uint32_t chunks, void* scratch, const TileParams& p) {
+  using Acc = typename Agg::Acc;
+  const ChunkGeometry& g = p.g;
+  const TileLayout& l = p.layout;
+  const Acc total = tile_exclusive_scan<Agg>(full, chunks, l, scratch);
+  __syncthreads();
+  if (threadIdx.x == 0) static_cast<Acc*>(p.tile_total)[tile] = total;
+  auto* starts = static_cast<Acc*>(p.local_start);
+  auto* ends = static_cast<Acc*>(p.local_end);
+  for (std::uint32_t i = threadIdx.x; i < chunks; i += block_threads) {
+    const std::uint64_t j = j0 + i;
+    if (j >= g.chunks) break;
+    const Acc before = full[l.slot(i)];
+    if (j * g.slide >= s.t0) starts[j] = before;
+    if constexpr (HasHead) {
+      const std::uint64_t end = j * g.slide + g.rest;  // one past the head's last value
+      if (j >= g.full_chunks && end > s.t0 && end <= s.t1) ends[j - g.full_chunks] = Agg::combine(before, head[l.slot(i)]);
+    }
   }
 }
 
@@ -475,14 +529,9 @@ __device__ __forceinline__ void prefix_publish(typename Agg::Acc* full, std::uin
   const Acc total = tile_exclusive_scan<Agg>(full, chunks, p.layout, scratch);
   if (threadIdx.x == 0) {
     *shared_total = total;
-    if (tile == 0) {
-      static_cast<Acc*>(p.tile_running)[0] = total;
-      store_status(p.status, 2);
-    } else {
-      static_cast<Acc*>(p.tile_total)[tile] = total;
-      store_status(p.status + tile, 1);
-    }
+    publish(p.descriptors + tile, total, tile == 0 ? 2 : 1);
   }
+  __syncthreads();  // the scan scratch is reused by the look-back
 }
 
 // REDUCED-PREFIX fused, second half: look back, write the running totals at the window starts
@@ -491,37 +540,27 @@ __device__ __forceinline__ void prefix_publish(typename Agg::Acc* full, std::uin
 template <class Agg, bool HasHead>
 __device__ __forceinline__ void prefix_finish(const typename Agg::Acc* full, const typename Agg::Acc* head,
                                               typename Agg::Acc* __restrict__ out, std::uint64_t tile, TileSpan s,
-                                              std::uint64_t j0, std::uint32_t chunks, typename Agg::Acc* shared,
-                                              const TileParams& p) {
+                                              std::uint64_t j0, std::uint32_t chunks, void* scratch,
+                                              typename Agg::Acc* shared, const TileParams& p) {
   using Acc = typename Agg::Acc;
   const ChunkGeometry& g = p.g;
   const TileLayout& l = p.layout;
   auto* starts = static_cast<Acc*>(p.window_start);
   const std::uint64_t k_lo = g.first_window_ending_after(s.t0);
   const bool has_windows = s.t1 >= g.length && k_lo * g.slide + g.length <= s.t1;
-  if (threadIdx.x < 32) {
-    const Acc before = tile == 0 ? Agg::identity() : look_back<Agg>(tile, p);
-    if (threadIdx.x == 0) shared[1] = before;
-  }
-  __syncthreads();
-  const Acc before = shared[1];
+  const Acc before = tile == 0 ? Agg::identity() : look_back<Agg>(tile, scratch, shared + 1, p);
   for (std::uint32_t i = threadIdx.x; i < chunks; i += block_threads) {
     const std::uint64_t j = j0 + i;
     if (j * g.slide >= s.t0 && j < g.windows) starts[j] = Agg::combine(before, full[l.slot(i)]);
   }
-  __threadfence();
+  __threadfence();  // the window starts before the running total that announces them
   __syncthreads();
-  if (threadIdx.x == 0 && tile != 0) {
-    static_cast<Acc*>(p.tile_running)[tile] = Agg::combine(before, shared[0]);
-    store_status(p.status + tile, 2);
-  }
+  if (threadIdx.x == 0 && tile != 0) publish(p.descriptors + tile, Agg::combine(before, shared[0]), 2);
   if (!has_windows) return;
   // Windows that start in earlier tiles need those tiles' running totals: wait for them once.
   const std::uint64_t oldest = k_lo * g.slide / l.tile;
-  if (threadIdx.x < 32)
-    for (std::uint64_t u = oldest + threadIdx.x; u < tile; u += 32)
-      while (load_status(p.status + u) != 2) {
-      }
+  for (std::uint64_t u = oldest + threadIdx.x; u < tile; u += block_threads) wait_descriptor(p.descriptors + u, 2);
+  __threadfence();
   __syncthreads();
   const std::uint64_t k_hi = min((s.t1 - g.length) / g.slide, g.windows - 1);
   for (std::uint64_t k = k_lo + threadIdx.x; k <= k_hi; k += block_threads) {
@@ -539,7 +578,7 @@ __device__ __forceinline__ void prefix_finish(const typename Agg::Acc* full, con
 
 // HasFull: q > 0 (C is needed); HasHead: r > 0 or q == 0 (A is needed).
 template <class Agg, TileMode Mode, bool HasFull, bool HasHead>
-__global__ void __launch_bounds__(block_threads, 2) tile_kernel(const typename Agg::Input* __restrict__ in,
+__global__ void __launch_bounds__(block_threads, Mode == TileMode::prefix ? 3 : 2) tile_kernel(const typename Agg::Input* __restrict__ in,
                                                                 typename Agg::Acc* __restrict__ full_out,
                                                                 typename Agg::Acc* __restrict__ head_out, TileParams p) {
   using T = typename Agg::Input;
@@ -601,10 +640,12 @@ __global__ void __launch_bounds__(block_threads, 2) tile_kernel(const typename A
         expand_windows<Agg, HasHead>(full, head, suf, full_out, s, j0, chunks, k_lo, k_hi, scratch, p);
       } else if constexpr (Mode == TileMode::partials) {
         store_partials<Agg, HasFull, HasHead>(full, head, full_out, head_out, s, j0, chunks, p);
+      } else if constexpr (Mode == TileMode::local_prefix) {
+        local_prefixes<Agg, HasHead>(full, head, tile, s, j0, chunks, scratch, p);
       } else {
         prefix_publish<Agg>(full, tile, chunks, scratch, shared_acc, p);
         claim_next();
-        prefix_finish<Agg, HasHead>(full, head, full_out, tile, s, j0, chunks, shared_acc, p);
+        prefix_finish<Agg, HasHead>(full, head, full_out, tile, s, j0, chunks, scratch, shared_acc, p);
       }
     }
     fence_proxy_async();  // the stage's ordinary writes (Suf) before the next bulk copy into it
@@ -633,10 +674,10 @@ void launch_tile_kernel(const typename Agg::Input* in, typename Agg::Acc* full_o
     go(tile_kernel<Agg, Mode, true, true>);
   else if (has_full)
     go(tile_kernel<Agg, Mode, true, false>);
-  else if constexpr (Mode != TileMode::prefix)  // with q = 0 the windows are the heads: no prefix
+  else if constexpr (Mode == TileMode::coop || Mode == TileMode::partials)
     go(tile_kernel<Agg, Mode, false, true>);
-  else
-    throw Error::internal("fused REDUCED-PREFIX launched for S > W");
+  else  // with q = 0 the windows are the heads: there is nothing to scan
+    throw Error::internal("REDUCED-PREFIX's prefix modes launched for S > W");
 }
 
 }  // namespace sextant::window::gpu::detail

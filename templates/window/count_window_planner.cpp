@@ -28,18 +28,23 @@ struct TileCosts {
   double per_window;
   double per_tile;
 };
-constexpr TileCosts coop_direct_costs{14, 60, 40, 1.2e-6};
-constexpr TileCosts coop_scan_costs{14, 160, 40, 3.0e-6};
-constexpr TileCosts fused_costs{14, 90, 50, 2.4e-6};
-constexpr TileCosts partials_costs{14, 50, 0, 1.2e-6};
+constexpr TileCosts coop_direct_costs{44, 200, 120, 1.2e-6};
+constexpr TileCosts coop_scan_costs{44, 400, 120, 9.0e-6};
+constexpr TileCosts fused_costs{44, 250, 150, 3.0e-6};
+constexpr TileCosts partials_costs{44, 200, 0, 1.2e-6};
+constexpr double coop_direct_per_chunk_read = 12;  // per window, for each of its (at most 16) chunks
 constexpr std::uint64_t coop_direct_chunks = 16;  // as in gpu/window/tile_kernel.cuh
 // Streaming kernels reach about this share of the measured bandwidths.
 constexpr double stream_efficiency = 0.95;
-// CUB's decoupled look-back scan reaches about this share of the streaming bandwidths.
+// CUB's decoupled look-back scan reaches about this share of the streaming bandwidths, over
+// REDUCED-PREFIX's partials and over DIRECT-PREFIX's lifted input (int32 -> int64).
 constexpr double scan_efficiency = 0.85;
-// SH and GBL: instructions per value (index arithmetic with 64-bit divisions) and per update.
+constexpr double direct_scan_efficiency = 0.65;
+// SH and GBL: instructions per value (index arithmetic with 64-bit divisions) and per update;
+// SH measured about 2.5 times slower than its terms (shared atomics under contention).
 constexpr double baseline_per_value = 80;
 constexpr double baseline_per_update = 20;
+constexpr double sh_slowdown = 2.5;
 
 double safe_div(double a, double b) { return b > 0 ? a / b : std::numeric_limits<double>::infinity(); }
 
@@ -126,9 +131,13 @@ PlanResult plan_gbl(const CountWindowProblem& p, const DeviceProfile& d) {
   CountPlan plan;
   plan.algorithm = CountAlgorithm::gbl;
   plan.block_threads = block_threads;
-  const double updates = s.values_read * static_cast<double>(s.g.fan_out());
+  const double fan_out = static_cast<double>(s.g.fan_out());
+  const double updates = s.values_read * fan_out;
+  // Lanes of a warp that update the same window serialise: up to min(S, 32) / fan-out of them.
+  const double conflicts = std::max(1.0, std::min(32.0, static_cast<double>(s.g.slide)) / std::min(32.0, fan_out));
   const double instr = baseline_per_value * static_cast<double>(s.g.used) + baseline_per_update * updates;
-  plan.predicted_seconds = std::max({safe_div(s.bytes_read, d.read_bandwidth), safe_div(updates, d.contended_atomic_rate),
+  plan.predicted_seconds = std::max({safe_div(s.bytes_read, d.read_bandwidth),
+                                     safe_div(updates * conflicts, d.contended_atomic_rate),
                                      safe_div(instr, d.instruction_rate)}) +
                            safe_div(s.out_bytes, d.write_bandwidth) + launches(d, 2);
   return {plan, {}};
@@ -156,9 +165,9 @@ PlanResult plan_sh(const CountWindowProblem& p, const DeviceProfile& d) {
   const double conflicts = std::max(1.0, std::min(32.0, static_cast<double>(s.g.slide)) / std::min(32.0, fan_out));
   const double instr = baseline_per_value * static_cast<double>(s.g.used) + baseline_per_update * updates;
   plan.predicted_seconds =
-      std::max({safe_div(s.bytes_read, d.read_bandwidth * occupancy_factor(tiles, d)),
-                safe_div(updates * conflicts, d.shared_atomic_rate * std::max(occupancy, 0.125)),
-                safe_div(instr, d.instruction_rate)}) +
+      sh_slowdown * std::max({safe_div(s.bytes_read, d.read_bandwidth * occupancy_factor(tiles, d)),
+                              safe_div(updates * conflicts, d.shared_atomic_rate * std::max(occupancy, 0.125)),
+                              safe_div(instr, d.instruction_rate)}) +
       safe_div(s.out_bytes, d.write_bandwidth) + safe_div(flush_atomics, d.global_atomic_rate) + launches(d, 2);
   return {plan, {}};
 }
@@ -203,7 +212,7 @@ PlanResult plan_coop(const CountWindowProblem& p, const DeviceProfile& d) {
   const double windows = static_cast<double>(s.g.windows) + atomics;
   const bool direct = s.g.full_chunks <= coop_direct_chunks;
   TileCosts costs = direct ? coop_direct_costs : coop_scan_costs;
-  if (direct) costs.per_window += 6.0 * static_cast<double>(s.g.full_chunks);
+  if (direct) costs.per_window += coop_direct_per_chunk_read * static_cast<double>(s.g.full_chunks);
   plan.predicted_seconds = std::max(tile_seconds(s, *layout, d, costs, windows, 0), safe_div(atomics, d.global_atomic_rate)) +
                            launches(d, 2);
   if (heads && heads->predicted_seconds < plan.predicted_seconds) return {heads, {}};
@@ -212,12 +221,20 @@ PlanResult plan_coop(const CountWindowProblem& p, const DeviceProfile& d) {
 
 std::uint64_t cub_scan_scratch(std::uint64_t items) { return items / 128 * 16 + (std::uint64_t{1} << 20); }
 
-// Ticket, tile status, tile totals and running totals, and the running total at each window start.
+// Tile totals and their scan, running totals inside tiles at chunk starts (and head ends).
+std::uint64_t tile_scan_workspace_bytes(const CountWindowProblem& p, std::uint64_t tile) {
+  const ChunkGeometry g = make_geometry(p);
+  const std::uint64_t ab = size_of(p.output_type());
+  const std::uint64_t tiles = (g.used + tile - 1) / tile;
+  return 2 * (tiles + 1) * ab + g.chunks * ab + (g.rest != 0 ? g.windows * ab : 0) + cub_scan_scratch(tiles);
+}
+
+// Ticket, tile descriptors, and the running total at each window start.
 std::uint64_t fused_workspace_bytes(const CountWindowProblem& p, std::uint64_t tile) {
   const ChunkGeometry g = make_geometry(p);
   const std::uint64_t ab = size_of(p.output_type());
   const std::uint64_t tiles = (g.used + tile - 1) / tile;
-  return (256 + tiles * 4 + 255) / 256 * 256 + 2 * tiles * ab + g.windows * ab;
+  return 256 + tiles * 16 + g.windows * ab;
 }
 
 PlanResult plan_direct_prefix(const CountWindowProblem& p, const DeviceProfile& d) {
@@ -233,8 +250,8 @@ PlanResult plan_direct_prefix(const CountWindowProblem& p, const DeviceProfile& 
                               " bytes of device memory for its prefix sums, " + std::to_string(d.free_memory) +
                               " are free"};
   const double used = static_cast<double>(s.g.used);
-  const double scan = safe_div(used * s.value_bytes, d.read_bandwidth * scan_efficiency) +
-                      safe_div(used * s.acc_bytes, d.write_bandwidth * scan_efficiency);
+  const double scan = safe_div(used * s.value_bytes, d.read_bandwidth * direct_scan_efficiency) +
+                      safe_div(used * s.acc_bytes, d.write_bandwidth * direct_scan_efficiency);
   const double stride_bytes = static_cast<double>(s.g.slide) * s.acc_bytes;
   const double expand_read = stride_bytes >= sector ? 2.0 * static_cast<double>(s.g.windows) * sector : used * s.acc_bytes;
   plan.predicted_seconds =
@@ -282,10 +299,24 @@ PlanResult plan_reduced_prefix(const CountWindowProblem& p, const DeviceProfile&
     plan.predicted_seconds = slice + scan + expand + launches(d, scans ? 5 : 2);
     consider(plan);
   }
+  // Tile-local running totals at chunk starts (and head ends), CUB over the tile totals only.
+  if (scans) {
+    CountPlan plan = base;
+    plan.reduced = ReducedVariant::tile_scan;
+    plan.workspace_bytes = tile_scan_workspace_bytes(p, layout->tile);
+    const double arrays = s.g.rest != 0 ? 2.0 : 1.0;  // running totals at starts (and head ends)
+    const double slice = tile_seconds(s, *layout, d, partials_costs, 0, chunks * s.acc_bytes * arrays - s.out_bytes);
+    // The end of window k is the start of chunk k + q: with r = 0 one array serves both reads.
+    const double reads = (s.g.rest != 0 ? 2.0 : 1.0) * windows * s.acc_bytes;
+    const double expand = safe_div(reads, d.read_bandwidth * stream_efficiency) +
+                          safe_div(s.out_bytes, d.write_bandwidth * stream_efficiency);
+    plan.predicted_seconds = slice + expand + launches(d, 4);
+    consider(plan);
+  }
   // Fused into one pass: the running totals at window starts are the only extra traffic.
   if (scans) {
     CountPlan plan = base;
-    plan.fused = true;
+    plan.reduced = ReducedVariant::fused;
     plan.workspace_bytes = fused_workspace_bytes(p, layout->tile);
     plan.predicted_seconds = tile_seconds(s, *layout, d, fused_costs, windows, windows * s.acc_bytes) + launches(d, 2);
     consider(plan);
@@ -327,7 +358,10 @@ std::string CountPlan::describe() const {
       else
         std::snprintf(buf, sizeof buf, "%s (%stile %llu, %u stage%s, %u threads, %.1f KiB shared)",
                       std::string(to_string(algorithm)).c_str(),
-                      algorithm == CountAlgorithm::reduced_prefix ? (fused ? "fused single pass, " : "CUB scan, ") : "",
+                      algorithm != CountAlgorithm::reduced_prefix ? ""
+                      : reduced == ReducedVariant::fused      ? "fused single pass, "
+                      : reduced == ReducedVariant::tile_scan  ? "scan of tile totals, "
+                                                              : "scan of chunk partials, ",
                       static_cast<unsigned long long>(tile), stages, stages == 1 ? "" : "s", block_threads,
                       shared_bytes / 1024.0);
       break;

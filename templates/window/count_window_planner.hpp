@@ -36,13 +36,17 @@ struct DeviceProfile {
 // planning without a device. Not a measurement.
 DeviceProfile reference_h100_profile();
 
+// REDUCED-PREFIX's configurations: as in the paper (CUB's scan over the chunk partials), with
+// tile-local running totals and a CUB scan over tile totals only, or fused into one pass.
+enum class ReducedVariant : std::uint8_t { chunk_scan, tile_scan, fused };
+
 struct CountPlan {
   CountAlgorithm algorithm = CountAlgorithm::coop;
   std::uint32_t block_threads = 256;
   std::uint64_t tile = 0;        // values per block tile (SH, COOP-OPT, REDUCED-PREFIX slicing)
   std::uint32_t stages = 2;      // input buffers of the tile kernel (1 or 2)
   bool heads = false;            // S > W with wide gaps: windows read directly (COOP-OPT, REDUCED-PREFIX)
-  bool fused = false;            // REDUCED-PREFIX in one pass (else three kernels with CUB's scan)
+  ReducedVariant reduced = ReducedVariant::chunk_scan;
   std::uint32_t pieces = 1;      // `heads`: parts of each window read by separate lane groups
   std::uint32_t group = 1;       // lanes per window in `heads` mode
   std::uint32_t shared_bytes = 0;

@@ -164,7 +164,7 @@ TEST_F(WindowCliTest, BadRequestsFailCleanlyWithoutOutput) {
       {"window --type count --inplace --input " + csv + " --algorithm gbl" + ok, "--algorithm"},
       {"window --type count --inplace --input " + csv + " --device gpu0 --algorithm fastest" + ok, "--algorithm"},
       {"window --type count --inplace --input " + csv + " --device tpu0" + ok, "--device"},
-      {"window --type count --inplace --input " + csv + " --device gpu99" + ok, "gpu"},
+      {"window --type count --inplace --input " + csv + " --device gpu99" + ok, "GPU"},
       {"window --type count --inplace --input " + csv + " --generate 10" + ok, "--input/--generate"},
       {"window --type count --inplace --input " + csv + " --seed 3" + ok, "--seed"},
       {"window --type count --inplace --input " + csv + " --length 2 --slide 1 --agg sum", "--output"},

@@ -53,25 +53,27 @@ CountWindowBackend gpu_backend(CountAlgorithm a, std::uint64_t max_updates) {
   return b;
 }
 
-// REDUCED-PREFIX as the paper runs it (three kernels, CUB's scan), which the planner passes
-// over for the fused single pass wherever both can run: forced through run_plan.
-CountWindowBackend reduced_cub_backend() {
+// REDUCED-PREFIX's three configurations, each forced through run_plan (the named algorithm
+// gets whichever the planner prefers).
+CountWindowBackend reduced_variant_backend(window::ReducedVariant variant, const char* name) {
   CountWindowBackend b = gpu_backend(CountAlgorithm::reduced_prefix, 0);
-  b.name = "reduced-prefix-cub";
+  b.name = name;
 #if SEXTANT_HAS_CUDA
-  b.run = [](window::ColumnView in, window::CountWindowSpec spec, AggregateKind kind) {
+  b.run = [variant](window::ColumnView in, window::CountWindowSpec spec, AggregateKind kind) {
     static window::gpu::GpuWorkspace workspace(0);
     const window::CountWindowProblem problem{in.size, spec, in.type, kind};
     window::CountPlan plan = *window::plan_count_window(CountAlgorithm::reduced_prefix, problem,
                                                         window::gpu::device_profile(0))
                                   .plan;
-    plan.fused = false;
+    plan.reduced = variant;
     window::gpu::DeviceColumn device_in(0, in.type, in.size);
     device_in.upload(in);
     window::gpu::DeviceColumn device_out(0, window::result_type(in.type, kind), problem.windows());
     window::gpu::run_plan(0, plan, {device_in.view(), device_out.mutable_view(), spec, kind}, workspace);
     return device_out.download();
   };
+#else
+  (void)variant;
 #endif
   return b;
 }
@@ -82,7 +84,12 @@ INSTANTIATE_TEST_SUITE_P(Gpu, CountWindowConformance,
                                            gpu_backend(CountAlgorithm::sh, 300'000'000),
                                            gpu_backend(CountAlgorithm::coop, 0),
                                            gpu_backend(CountAlgorithm::direct_prefix, 0),
-                                           gpu_backend(CountAlgorithm::reduced_prefix, 0), reduced_cub_backend(),
+                                           gpu_backend(CountAlgorithm::reduced_prefix, 0),
+                                           reduced_variant_backend(window::ReducedVariant::chunk_scan,
+                                                                   "reduced-prefix-chunk-scan"),
+                                           reduced_variant_backend(window::ReducedVariant::tile_scan,
+                                                                   "reduced-prefix-tile-scan"),
+                                           reduced_variant_backend(window::ReducedVariant::fused, "reduced-prefix-fused"),
                                            gpu_backend(CountAlgorithm::automatic, 0)),
                          backend_name);
 
@@ -149,15 +156,19 @@ TEST(CountWindowDevice, SmallForSanitizers) {
             window::gpu::aggregate_count_device(0, {in.view(), out.mutable_view(), {w, s}, kind}, a);
             const auto same = same_windows(out.download(), want, which, values, w, s, kind);
             ASSERT_TRUE(same) << window::to_string(a) << " W=" << w << " S=" << s << ": " << same.message();
-            if (a == CountAlgorithm::reduced_prefix) {  // and as in the paper, with CUB's scan
+            if (a == CountAlgorithm::reduced_prefix) {  // each configuration
               static window::gpu::GpuWorkspace workspace(0);
-              window::CountPlan plan =
-                  *window::plan_count_window(a, {n, {w, s}, type, kind}, window::gpu::device_profile(0)).plan;
-              plan.fused = false;
-              out.fill_bytes(0x5A);
-              window::gpu::run_plan(0, plan, {in.view(), out.mutable_view(), {w, s}, kind}, workspace);
-              const auto cub = same_windows(out.download(), want, which, values, w, s, kind);
-              ASSERT_TRUE(cub) << "reduced-prefix (CUB) W=" << w << " S=" << s << ": " << cub.message();
+              for (window::ReducedVariant v : {window::ReducedVariant::chunk_scan, window::ReducedVariant::tile_scan,
+                                               window::ReducedVariant::fused}) {
+                window::CountPlan plan =
+                    *window::plan_count_window(a, {n, {w, s}, type, kind}, window::gpu::device_profile(0)).plan;
+                plan.reduced = v;
+                out.fill_bytes(0x5A);
+                window::gpu::run_plan(0, plan, {in.view(), out.mutable_view(), {w, s}, kind}, workspace);
+                const auto same_variant = same_windows(out.download(), want, which, values, w, s, kind);
+                ASSERT_TRUE(same_variant) << "reduced-prefix variant " << static_cast<int>(v) << " W=" << w
+                                          << " S=" << s << ": " << same_variant.message();
+              }
             }
           }
         });

@@ -41,17 +41,6 @@ std::string_view to_string(TemplateKind kind) noexcept {
 
 namespace {
 
-void validate(const Dataset& data, const SkycubeOptions& options) {
-  if (data.dims() > max_skycube_columns)
-    throw Error::argument("d", std::to_string(data.dims()), "1.." + std::to_string(max_skycube_columns),
-                          "a skycube has 2^d - 1 subspaces; too many columns");
-  if (options.max_level < 0 || options.max_level > data.dims())
-    throw Error::argument("--max-level", std::to_string(options.max_level), "1.." + std::to_string(data.dims()),
-                          "out of range");
-  if (options.threads < 0)
-    throw Error::argument("--threads", std::to_string(options.threads), "0 (all cores) or more", "out of range");
-}
-
 std::string devices_to_string(const DeviceSelection& devices) {
   std::string out;
   for (const auto& d : devices.devices) out += (out.empty() ? "" : ",") + to_string(d);
@@ -104,10 +93,10 @@ SkycubeResult run_on_gpu(const Dataset& data, const SkycubeOptions& opts, int gp
 }  // namespace
 
 SkycubeResult compute_skycube(const Dataset& data, const SkycubeOptions& options, const DeviceSelection& devices) {
-  validate(data, options);
   SkycubeOptions opts = options;
-  if (opts.max_level == 0) opts.max_level = data.dims();
-  if (opts.threads == 0) opts.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const auto resolved = resolve_options(data, options);
+  opts.max_level = resolved.max_level;
+  opts.threads = resolved.threads;
 
   if (opts.kind == TemplateKind::automatic) opts.kind = choose_template(data, opts);
   if (const auto gpu = single_gpu(devices)) return run_on_gpu(data, opts, *gpu);

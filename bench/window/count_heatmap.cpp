@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,19 +55,41 @@ std::uint64_t parse_bytes(const std::string& text) {
   return static_cast<std::uint64_t>(value * scale);
 }
 
-std::vector<CountAlgorithm> parse_algorithms(const std::string& text) {
-  std::vector<CountAlgorithm> out;
+// An entry of --algorithms: an algorithm, for REDUCED-PREFIX optionally one configuration
+// ("reduced-prefix/chunk-scan", "reduced-prefix/tile-scan").
+struct Entry {
+  CountAlgorithm algorithm;
+  std::optional<window::ReducedVariant> variant;
+  std::string name;
+};
+
+std::vector<Entry> parse_algorithms(const std::string& text) {
+  std::vector<Entry> out;
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t comma = text.find(',', start);
-    out.push_back(window::parse_count_algorithm("--algorithms", text.substr(start, comma - start)));
+    std::string item = text.substr(start, comma - start);
+    Entry e{};
+    if (const auto slash = item.find('/'); slash != std::string::npos) {
+      const std::string v = item.substr(slash + 1);
+      if (v == "chunk-scan")
+        e.variant = window::ReducedVariant::chunk_scan;
+      else if (v == "tile-scan")
+        e.variant = window::ReducedVariant::tile_scan;
+      else
+        throw Error::argument("--algorithms", item, "reduced-prefix/chunk-scan or reduced-prefix/tile-scan",
+                              "unknown configuration");
+      e.algorithm = window::parse_count_algorithm("--algorithms", item.substr(0, slash));
+    } else {
+      e.algorithm = window::parse_count_algorithm("--algorithms", item);
+    }
+    e.name = e.algorithm == CountAlgorithm::automatic ? "selector" : item;
+    out.push_back(e);
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
   return out;
 }
-
-std::string name_of(CountAlgorithm a) { return a == CountAlgorithm::automatic ? "selector" : std::string(window::to_string(a)); }
 
 // Recomputes windows first, middle and last on the host; empty when they match.
 std::string spot_check(const window::gpu::DeviceColumn& in, const window::gpu::DeviceColumn& out, std::uint64_t windows,
@@ -118,7 +141,8 @@ int main(int argc, char** argv) {
                          {"max-exp", "B", "largest W and S is 2^B (default 20)"},
                          {"repeats", "R", "timed runs per cell, after one warm-up (default 3)"},
                          {"budget-ms", "T", "skip cells the cost model predicts slower than T ms (default 150)"},
-                         {"algorithms", "LIST", "default gbl,sh,coop,direct-prefix,reduced-prefix,auto"},
+                         {"algorithms", "LIST",
+                          "default gbl,sh,coop,direct-prefix,reduced-prefix/chunk-scan,reduced-prefix/tile-scan,auto"},
                          {"csv", "F", "write every cell to F"},
                          {"seed", "S", "input seed (default 1)"},
                          {"reference-gbps", "G", "the device's read bandwidth for the summary (default 3100)"},
@@ -133,7 +157,8 @@ int main(int argc, char** argv) {
     const int max_exp = static_cast<int>(args.get_int("max-exp", 20, min_exp, 40));
     const int repeats = static_cast<int>(args.get_int("repeats", 3, 1, 100));
     const double budget_ms = static_cast<double>(args.get_int("budget-ms", 150, 1, 1000000));
-    const auto algorithms = parse_algorithms(args.get_or("algorithms", "gbl,sh,coop,direct-prefix,reduced-prefix,auto"));
+    const auto algorithms = parse_algorithms(
+        args.get_or("algorithms", "gbl,sh,coop,direct-prefix,reduced-prefix/chunk-scan,reduced-prefix/tile-scan,auto"));
     const auto seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1LL << 62));
     const double reference = static_cast<double>(args.get_int("reference-gbps", 3100, 1, 1000000));
     if (gpu::device_count() < 1) throw Error::unsupported("count_heatmap needs a GPU");
@@ -170,11 +195,12 @@ int main(int argc, char** argv) {
         window::DeviceProfile now = profile;  // less what this driver holds, with a margin
         const std::uint64_t held = static_cast<std::uint64_t>(input_bytes) + (n / min_slide + 1) * 8 + (std::uint64_t{2} << 30);
         now.free_memory = profile.free_memory - std::min(profile.free_memory, held);
-        for (CountAlgorithm a : algorithms) {
+        for (const Entry& entry : algorithms) {
+          const CountAlgorithm a = entry.algorithm;
           Cell cell;
           cell.w = w;
           cell.s = s;
-          cell.algorithm = name_of(a);
+          cell.algorithm = entry.name;
           window::CountPlan plan;
           if (a == CountAlgorithm::automatic) {
             plan = window::select_count_window(a, problem, now);
@@ -187,6 +213,7 @@ int main(int argc, char** argv) {
               continue;
             }
             plan = *r.plan;
+            if (entry.variant) plan.reduced = *entry.variant;
           }
           cell.plan = plan.describe();
           cell.predicted_ms = plan.predicted_seconds * 1e3;
@@ -219,7 +246,7 @@ int main(int argc, char** argv) {
       }
     }
 
-    for (CountAlgorithm a : algorithms) print_table(cells, name_of(a), params, params);
+    for (const Entry& entry : algorithms) print_table(cells, entry.name, params, params);
 
     if (const auto path = args.get("csv")) {
       std::ofstream csv(*path);

@@ -5,9 +5,10 @@
 //   REDUCED-PREFIX, as in the paper: COOP-OPT's slicing writes C[j] and A[j]
 //   (tile_kernel.cuh), CUB's scan runs over C only (S times fewer items), and window
 //   k = PC[k + q] - PC[k] + A[k + q].
-//   REDUCED-PREFIX fused: the same three steps in one kernel (tile_kernel.cuh, prefix mode):
-//   the slicing kernel scans its tiles with its own decoupled look-back and finishes the
-//   windows itself; only the running totals at window starts travel through memory.
+//   REDUCED-PREFIX with a scan of tile totals: the tile kernel writes each tile's total and the
+//   running totals inside the tile at chunk starts (and head ends), CUB scans the tile totals
+//   only, and window k = (E[tile] + L at its end) - (E[tile] + L at its start): with r = 0 one
+//   array of running totals serves both ends, 4n + 24n/S bytes in all.
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -159,19 +160,6 @@ void run_reduced(const Launch& launch) {
     }
     if (launch.plan.reduced == ReducedVariant::tile_scan) {
       run_tile_scan<Agg>(launch, p, out);
-      return;
-    }
-    if (launch.plan.reduced == ReducedVariant::fused) {
-      // One pass: ticket and tile descriptors zeroed, then the tile kernel in prefix mode.
-      const std::uint64_t zeroed = 256 + p.tiles * sizeof(longlong2);
-      auto* base = static_cast<unsigned char*>(
-          launch.workspace.reserve(partials_slot, zeroed + g.windows * sizeof(Acc)));
-      SEXTANT_CUDA_CHECK(cudaMemsetAsync(base, 0, zeroed, launch.stream));
-      p.ticket = reinterpret_cast<unsigned long long*>(base);
-      p.descriptors = reinterpret_cast<longlong2*>(base + 256);
-      p.window_start = base + zeroed;
-      launch_tile_kernel<Agg, TileMode::prefix>(args.in.as<T>(), out, nullptr, p, launch.multiprocessors,
-                                                launch.stream);
       return;
     }
     const bool has_head = g.rest != 0;

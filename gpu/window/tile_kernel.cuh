@@ -17,20 +17,14 @@
 //   * local_prefix (REDUCED-PREFIX with a scan of tile totals): each tile writes its total and
 //     the running total inside the tile at every chunk start (and at every head end when
 //     r > 0); CUB then scans the tile totals only, and a last kernel finishes the windows.
-//   * prefix (REDUCED-PREFIX fused into one pass, invertible functions): tiles are taken in
-//     order from a ticket counter; each publishes its total, finds the running total before
-//     it by a decoupled look-back over the tiles' published totals (Merrill and Garland), writes
-//     the running total at the start of each window that starts in it, and finishes every
-//     window that ends in it: end total minus start total. No atomics, one pass.
 #pragma once
 
 #include <cuda_runtime.h>
 
-#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
-#include <cuda/atomic>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "gpu/window/common_kernels.cuh"
 #include "gpu/window/device_atomics.cuh"
@@ -42,7 +36,7 @@ namespace sextant::window::gpu::detail {
 
 static_assert(block_threads == tile_block_threads);
 
-enum class TileMode { coop, partials, local_prefix, prefix };
+enum class TileMode { coop, partials, local_prefix };
 
 // Direct window sums over at most this many chunks (COOP-OPT); longer windows use the scans.
 inline constexpr std::uint64_t coop_direct_chunks = 16;
@@ -52,13 +46,6 @@ struct TileParams {
   TileLayout layout;
   std::uint64_t tiles = 0;
   std::uint32_t head_shift = 0;  // values between the 16-byte boundary below `in` and `in`
-  // prefix mode: ticket counter, per-tile descriptors (16 bytes: the value's bits and a status,
-  // 0 none, 1 the tile's total, 2 the running total through the tile; written and read as one
-  // vector), and the running total at each window start. Ticket and descriptors are zeroed
-  // before each launch.
-  unsigned long long* ticket = nullptr;
-  longlong2* descriptors = nullptr;
-  void* window_start = nullptr;
   // local_prefix mode: per-tile totals, running totals inside the tile at chunk starts
   // (g.chunks entries) and at head ends (K entries, only when r > 0).
   void* tile_total = nullptr;
@@ -188,36 +175,43 @@ __device__ __forceinline__ void slice_runs(const typename Agg::Input* staged, ty
     bool from_start = off == 0;  // the open segment began at its chunk's first value
     bool open = false;
     Acc acc_full = Agg::identity(), acc_head = Agg::identity();
+    // Every run but those at the tile's ends is whole: a copy of the loop without bounds.
+    const auto values = [&](auto checked) {
 #pragma unroll
-    for (std::uint32_t u = 0; u < run; ++u) {
-      if (u >= lo && u < hi) {
-        const Acc x = Agg::lift(v[u]);
-        if constexpr (HasFull) acc_full = Agg::combine(acc_full, x);
-        if constexpr (HasHead) {
-          if (head_left != 0) {
-            acc_head = Agg::combine(acc_head, x);
-            --head_left;
+      for (std::uint32_t u = 0; u < run; ++u) {
+        if (!decltype(checked)::value || (u >= lo && u < hi)) {
+          const Acc x = Agg::lift(v[u]);
+          if constexpr (HasFull) acc_full = Agg::combine(acc_full, x);
+          if constexpr (HasHead) {
+            if (head_left != 0) {
+              acc_head = Agg::combine(acc_head, x);
+              --head_left;
+            }
           }
-        }
-        open = true;
-        if (--left == 0) {  // the chunk ends here
-          if (from_start) {
-            const std::uint32_t slot = l.slot(chunk);
-            if constexpr (HasFull) full[slot] = acc_full;
-            if constexpr (HasHead) head[slot] = acc_head;
-          } else {
-            first = {acc_full, acc_head, chunk, true};
+          open = true;
+          if (--left == 0) {  // the chunk ends here
+            if (from_start) {
+              const std::uint32_t slot = l.slot(chunk);
+              if constexpr (HasFull) full[slot] = acc_full;
+              if constexpr (HasHead) head[slot] = acc_head;
+            } else {
+              first = {acc_full, acc_head, chunk, true};
+            }
+            ++chunk;
+            acc_full = Agg::identity();
+            acc_head = Agg::identity();
+            left = full_count;
+            head_left = head_count;
+            from_start = true;
+            open = false;
           }
-          ++chunk;
-          acc_full = Agg::identity();
-          acc_head = Agg::identity();
-          left = full_count;
-          head_left = head_count;
-          from_start = true;
-          open = false;
         }
       }
-    }
+    };
+    if (lo == 0 && hi == run)
+      values(std::false_type{});
+    else
+      values(std::true_type{});
     if (open) {
       if (from_start)
         last = {acc_full, acc_head, chunk, true};
@@ -414,8 +408,8 @@ __device__ __forceinline__ void store_partials(const typename Agg::Acc* full, co
   }
 }
 
-// REDUCED-PREFIX fused: the exclusive running total of the tile's chunk parts, in place
-// (full[slot(i)] = parts before local chunk i, full[slot(count)] = the tile's total).
+// REDUCED-PREFIX with a scan of tile totals: the exclusive running total of the tile's chunk
+// parts, in place (full[slot(i)] = parts before local chunk i, full[slot(count)] = the total).
 template <class Agg>
 __device__ __forceinline__ typename Agg::Acc tile_exclusive_scan(typename Agg::Acc* full, std::uint32_t count,
                                                                  const TileLayout& l, void* scratch) {
@@ -437,61 +431,6 @@ __device__ __forceinline__ typename Agg::Acc tile_exclusive_scan(typename Agg::A
   }
   if (threadIdx.x == 0) full[l.slot(count)] = total;
   return total;
-}
-
-template <class Acc>
-__device__ __forceinline__ void publish(longlong2* descriptor, Acc value, long long status) {
-  static_assert(sizeof(Acc) == 8, "prefix descriptors hold 8-byte running totals");
-  long long bits;
-  memcpy(&bits, &value, 8);
-  __stcg(descriptor, make_longlong2(bits, status));
-}
-template <class Acc>
-__device__ __forceinline__ Acc value_of(longlong2 d) {
-  Acc value;
-  memcpy(&value, &d.x, 8);
-  return value;
-}
-// Spins until the descriptor has at least `status`.
-__device__ __forceinline__ longlong2 wait_descriptor(const longlong2* descriptor, long long status) {
-  longlong2 d = __ldcv(descriptor);
-  while (d.y < status) d = __ldcv(descriptor);
-  return d;
-}
-
-// The running total before `tile` (Merrill and Garland's decoupled look-back), by the whole
-// block: each round reads 256 predecessors at once, so that the look-back keeps up with the
-// tiles the device has in flight. Ends with a barrier.
-template <class Agg>
-__device__ __forceinline__ typename Agg::Acc look_back(std::uint64_t tile, void* scratch,
-                                                       typename Agg::Acc* shared, const TileParams& p) {
-  using Acc = typename Agg::Acc;
-  using Reduce = cub::BlockReduce<Acc, block_threads, cub::BLOCK_REDUCE_WARP_REDUCTIONS>;
-  static_assert(sizeof(typename Reduce::TempStorage) + 64 <= tile_scan_scratch_bytes, "scan scratch too small");
-  auto* stops = reinterpret_cast<int*>(static_cast<unsigned char*>(scratch) + sizeof(typename Reduce::TempStorage));
-  Acc before = Agg::identity();
-  std::int64_t base = static_cast<std::int64_t>(tile) - 1;
-  while (true) {
-    const std::int64_t at = base - threadIdx.x;
-    longlong2 d = make_longlong2(0, 2);  // before tile 0: a running total of the identity
-    if (at >= 0) d = wait_descriptor(p.descriptors + at, 1);
-    // The nearest predecessor with a running total ends the look-back.
-    const unsigned done = __ballot_sync(0xffffffffu, d.y == 2);
-    if ((threadIdx.x & 31) == 0) stops[threadIdx.x / 32] = done != 0 ? static_cast<int>(threadIdx.x) + __ffs(done) - 1 : 1 << 30;
-    __syncthreads();
-    int stop = 1 << 30;
-#pragma unroll
-    for (int w = 0; w < static_cast<int>(block_threads / 32); ++w) stop = min(stop, stops[w]);
-    const Acc mine = static_cast<int>(threadIdx.x) <= stop && at >= 0 ? value_of<Acc>(d) : Agg::identity();
-    const Acc sum = Reduce(*reinterpret_cast<typename Reduce::TempStorage*>(scratch))
-                        .Reduce(mine, [](Acc a, Acc b) { return Agg::combine(a, b); });
-    if (threadIdx.x == 0) *shared = sum;
-    __syncthreads();
-    before = Agg::combine(before, *shared);
-    __syncthreads();
-    if (stop < (1 << 30)) return before;
-    base -= block_threads;
-  }
 }
 
 // REDUCED-PREFIX with a scan of tile totals: the tile's total and its running totals at the
@@ -520,76 +459,20 @@ __device__ __forceinline__ void local_prefixes(typename Agg::Acc* full, const ty
   }
 }
 
-// REDUCED-PREFIX fused, first half: the tile's chunk parts become its exclusive running
-// totals and its total is published for the look-backs of later tiles.
-template <class Agg>
-__device__ __forceinline__ void prefix_publish(typename Agg::Acc* full, std::uint64_t tile, std::uint32_t chunks,
-                                               void* scratch, typename Agg::Acc* shared_total, const TileParams& p) {
-  using Acc = typename Agg::Acc;
-  const Acc total = tile_exclusive_scan<Agg>(full, chunks, p.layout, scratch);
-  if (threadIdx.x == 0) {
-    *shared_total = total;
-    publish(p.descriptors + tile, total, tile == 0 ? 2 : 1);
-  }
-  __syncthreads();  // the scan scratch is reused by the look-back
-}
-
-// REDUCED-PREFIX fused, second half: look back, write the running totals at the window starts
-// in the tile, publish the tile's running total, then finish the windows that end in the tile:
-// end total - start total.
-template <class Agg, bool HasHead>
-__device__ __forceinline__ void prefix_finish(const typename Agg::Acc* full, const typename Agg::Acc* head,
-                                              typename Agg::Acc* __restrict__ out, std::uint64_t tile, TileSpan s,
-                                              std::uint64_t j0, std::uint32_t chunks, void* scratch,
-                                              typename Agg::Acc* shared, const TileParams& p) {
-  using Acc = typename Agg::Acc;
-  const ChunkGeometry& g = p.g;
-  const TileLayout& l = p.layout;
-  auto* starts = static_cast<Acc*>(p.window_start);
-  const std::uint64_t k_lo = g.first_window_ending_after(s.t0);
-  const bool has_windows = s.t1 >= g.length && k_lo * g.slide + g.length <= s.t1;
-  const Acc before = tile == 0 ? Agg::identity() : look_back<Agg>(tile, scratch, shared + 1, p);
-  for (std::uint32_t i = threadIdx.x; i < chunks; i += block_threads) {
-    const std::uint64_t j = j0 + i;
-    if (j * g.slide >= s.t0 && j < g.windows) starts[j] = Agg::combine(before, full[l.slot(i)]);
-  }
-  __threadfence();  // the window starts before the running total that announces them
-  __syncthreads();
-  if (threadIdx.x == 0 && tile != 0) publish(p.descriptors + tile, Agg::combine(before, shared[0]), 2);
-  if (!has_windows) return;
-  // Windows that start in earlier tiles need those tiles' running totals: wait for them once.
-  const std::uint64_t oldest = k_lo * g.slide / l.tile;
-  for (std::uint64_t u = oldest + threadIdx.x; u < tile; u += block_threads) wait_descriptor(p.descriptors + u, 2);
-  __threadfence();
-  __syncthreads();
-  const std::uint64_t k_hi = min((s.t1 - g.length) / g.slide, g.windows - 1);
-  for (std::uint64_t k = k_lo + threadIdx.x; k <= k_hi; k += block_threads) {
-    const auto end_chunk = static_cast<std::uint32_t>(k + g.full_chunks - j0);
-    Acc end = full[l.slot(end_chunk)];
-    if constexpr (HasHead) end = Agg::combine(end, head[l.slot(end_chunk)]);
-    const std::uint64_t first = k * g.slide;
-    const Acc start = first >= s.t0 ? full[l.slot(static_cast<std::uint32_t>(k - j0))]
-                                    : Agg::uncombine(__ldcg(starts + k), before);
-    out[k] = Agg::uncombine(end, start);
-  }
-}
-
 // ---- the kernel -----------------------------------------------------------------------
 
 // HasFull: q > 0 (C is needed); HasHead: r > 0 or q == 0 (A is needed).
 template <class Agg, TileMode Mode, bool HasFull, bool HasHead>
-__global__ void __launch_bounds__(block_threads, Mode == TileMode::prefix ? 3 : 2) tile_kernel(const typename Agg::Input* __restrict__ in,
+__global__ void __launch_bounds__(block_threads, 3) tile_kernel(const typename Agg::Input* __restrict__ in,
                                                                 typename Agg::Acc* __restrict__ full_out,
                                                                 typename Agg::Acc* __restrict__ head_out, TileParams p) {
   using T = typename Agg::Input;
   using Acc = typename Agg::Acc;
-  constexpr bool ordered = Mode == TileMode::prefix;  // tiles from the ticket counter, in order
   extern __shared__ __align__(128) unsigned char smem[];
   const TileLayout& l = p.layout;
   const ChunkGeometry& g = p.g;
   auto* bars = reinterpret_cast<std::uint64_t*>(smem + l.barrier_offset);
   auto* tickets = bars + 2;
-  auto* shared_acc = reinterpret_cast<Acc*>(bars + 4);  // the tile's total and running total before it
   Acc* full = reinterpret_cast<Acc*>(smem + l.full_offset);
   Acc* head = reinterpret_cast<Acc*>(smem + l.head_offset);
   void* scratch = smem + l.scratch_offset;
@@ -598,7 +481,7 @@ __global__ void __launch_bounds__(block_threads, Mode == TileMode::prefix ? 3 : 
     barrier_init(&bars[0]);
     barrier_init(&bars[1]);
     barrier_init_fence();
-    const std::uint64_t first = ordered ? atomicAdd(p.ticket, 1ull) : blockIdx.x;
+    const std::uint64_t first = blockIdx.x;
     tickets[0] = first;
     if (first < p.tiles) issue_tile(in, first, smem + l.stage_offset(0), &bars[0], p);
   }
@@ -608,15 +491,11 @@ __global__ void __launch_bounds__(block_threads, Mode == TileMode::prefix ? 3 : 
     if (tile >= p.tiles) break;
     const std::uint32_t stage = l.stages == 2 ? (i & 1) : 0;
     const std::uint32_t parity = (l.stages == 2 ? i >> 1 : i) & 1;
-    // The next tile: claimed now, or in order once this tile's total is published (a tile claimed
-    // early would hold up the look-backs behind it).
-    const auto claim_next = [&] {
-      if (threadIdx.x != 0) return;
-      next = ordered ? atomicAdd(p.ticket, 1ull) : tile + gridDim.x;
+    if (threadIdx.x == 0) {
+      next = tile + gridDim.x;
       tickets[(i + 1) & 1] = next;
       if (l.stages == 2 && next < p.tiles) issue_tile(in, next, smem + l.stage_offset(stage ^ 1), &bars[stage ^ 1], p);
-    };
-    if constexpr (!ordered) claim_next();
+    }
     T* staged = reinterpret_cast<T*>(smem + l.stage_offset(stage));
     const TileSpan s = tile_span(tile, p);
     load_tile_ends(in, staged, s, p.head_shift);
@@ -625,7 +504,7 @@ __global__ void __launch_bounds__(block_threads, Mode == TileMode::prefix ? 3 : 
 
     const std::uint64_t k_lo = g.first_window_ending_after(s.t0);
     const std::uint64_t k_hi = g.last_window_starting_by(s.t1 - 1);
-    if (Mode == TileMode::prefix || k_lo <= k_hi) {  // else the tile lies in a gap between windows (S > W)
+    if (k_lo <= k_hi) {  // else the tile lies in a gap between windows (S > W)
       const std::uint64_t j0 = s.t0 / g.slide;
       const auto chunks = static_cast<std::uint32_t>((s.t1 - 1) / g.slide - j0 + 1);
       for (std::uint32_t c = threadIdx.x; c < chunks; c += block_threads) {
@@ -640,12 +519,8 @@ __global__ void __launch_bounds__(block_threads, Mode == TileMode::prefix ? 3 : 
         expand_windows<Agg, HasHead>(full, head, suf, full_out, s, j0, chunks, k_lo, k_hi, scratch, p);
       } else if constexpr (Mode == TileMode::partials) {
         store_partials<Agg, HasFull, HasHead>(full, head, full_out, head_out, s, j0, chunks, p);
-      } else if constexpr (Mode == TileMode::local_prefix) {
-        local_prefixes<Agg, HasHead>(full, head, tile, s, j0, chunks, scratch, p);
       } else {
-        prefix_publish<Agg>(full, tile, chunks, scratch, shared_acc, p);
-        claim_next();
-        prefix_finish<Agg, HasHead>(full, head, full_out, tile, s, j0, chunks, scratch, shared_acc, p);
+        local_prefixes<Agg, HasHead>(full, head, tile, s, j0, chunks, scratch, p);
       }
     }
     fence_proxy_async();  // the stage's ordinary writes (Suf) before the next bulk copy into it

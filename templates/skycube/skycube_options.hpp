@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 
+#include "core/dataset.hpp"
 #include "core/stopwatch.hpp"
 #include "templates/skycube/hash_cube.hpp"
 
@@ -23,5 +24,20 @@ struct SkycubeResult {
   std::size_t extended_skyline_size = 0;
   PhaseTimes phases;
 };
+
+}  // namespace sextant::skycube
+
+namespace sextant::skycube {
+
+// Options with the defaults made concrete: max_level 1..d, threads >= 1.
+struct ResolvedOptions {
+  int max_level = 0;
+  int threads = 1;
+};
+
+// Checks a request every entry point accepts the same way (d <= max_skycube_columns,
+// 0 <= max_level <= d, threads >= 0) and resolves max_level 0 to d and threads 0 to every core.
+// Throws Error naming the parameter and its valid range.
+ResolvedOptions resolve_options(const Dataset& data, const SkycubeOptions& options);
 
 }  // namespace sextant::skycube

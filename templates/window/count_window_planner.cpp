@@ -30,8 +30,8 @@ struct TileCosts {
 };
 constexpr TileCosts coop_direct_costs{44, 200, 120, 1.2e-6};
 constexpr TileCosts coop_scan_costs{44, 400, 120, 9.0e-6};
-constexpr TileCosts fused_costs{44, 250, 150, 3.0e-6};
 constexpr TileCosts partials_costs{44, 200, 0, 1.2e-6};
+constexpr TileCosts tile_scan_costs{44, 260, 0, 2.0e-6};  // partials plus a block scan per tile
 constexpr double coop_direct_per_chunk_read = 12;  // per window, for each of its (at most 16) chunks
 constexpr std::uint64_t coop_direct_chunks = 16;  // as in gpu/window/tile_kernel.cuh
 // Streaming kernels reach about this share of the measured bandwidths.
@@ -103,7 +103,7 @@ std::optional<TileLayout> choose_tile(const CountWindowProblem& p, const DeviceP
 }
 
 std::uint32_t blocks_per_sm(const TileLayout& l, const DeviceProfile& d) {
-  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(d.shared_per_sm / (std::uint64_t{l.total_bytes} + 1024), 1, 2));
+  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(d.shared_per_sm / (std::uint64_t{l.total_bytes} + 1024), 1, 3));
 }
 
 double launches(const DeviceProfile& d, int count) { return d.launch_seconds * count; }
@@ -122,7 +122,7 @@ double tile_seconds(const Sizes& s, const TileLayout& l, const DeviceProfile& d,
                                       c.per_window * window_touches,
                                   d.instruction_rate);
   const double blocks = static_cast<double>(std::max(1, d.multiprocessors)) * blocks_per_sm(l, d);
-  const double t_tiles = std::ceil(tiles / blocks) * c.per_tile / 2;
+  const double t_tiles = std::ceil(tiles / blocks) * c.per_tile / 2;  // calibrated with two blocks per SM
   return std::max({t_mem, t_instr, t_tiles});
 }
 
@@ -229,13 +229,6 @@ std::uint64_t tile_scan_workspace_bytes(const CountWindowProblem& p, std::uint64
   return 2 * (tiles + 1) * ab + g.chunks * ab + (g.rest != 0 ? g.windows * ab : 0) + cub_scan_scratch(tiles);
 }
 
-// Ticket, tile descriptors, and the running total at each window start.
-std::uint64_t fused_workspace_bytes(const CountWindowProblem& p, std::uint64_t tile) {
-  const ChunkGeometry g = make_geometry(p);
-  const std::uint64_t ab = size_of(p.output_type());
-  const std::uint64_t tiles = (g.used + tile - 1) / tile;
-  return 256 + tiles * 16 + g.windows * ab;
-}
 
 PlanResult plan_direct_prefix(const CountWindowProblem& p, const DeviceProfile& d) {
   if (!is_invertible(p.kind))
@@ -305,20 +298,12 @@ PlanResult plan_reduced_prefix(const CountWindowProblem& p, const DeviceProfile&
     plan.reduced = ReducedVariant::tile_scan;
     plan.workspace_bytes = tile_scan_workspace_bytes(p, layout->tile);
     const double arrays = s.g.rest != 0 ? 2.0 : 1.0;  // running totals at starts (and head ends)
-    const double slice = tile_seconds(s, *layout, d, partials_costs, 0, chunks * s.acc_bytes * arrays - s.out_bytes);
+    const double slice = tile_seconds(s, *layout, d, tile_scan_costs, 0, chunks * s.acc_bytes * arrays - s.out_bytes);
     // The end of window k is the start of chunk k + q: with r = 0 one array serves both reads.
     const double reads = (s.g.rest != 0 ? 2.0 : 1.0) * windows * s.acc_bytes;
     const double expand = safe_div(reads, d.read_bandwidth * stream_efficiency) +
                           safe_div(s.out_bytes, d.write_bandwidth * stream_efficiency);
     plan.predicted_seconds = slice + expand + launches(d, 4);
-    consider(plan);
-  }
-  // Fused into one pass: the running totals at window starts are the only extra traffic.
-  if (scans) {
-    CountPlan plan = base;
-    plan.reduced = ReducedVariant::fused;
-    plan.workspace_bytes = fused_workspace_bytes(p, layout->tile);
-    plan.predicted_seconds = tile_seconds(s, *layout, d, fused_costs, windows, windows * s.acc_bytes) + launches(d, 2);
     consider(plan);
   }
   if (!best)
@@ -359,7 +344,6 @@ std::string CountPlan::describe() const {
         std::snprintf(buf, sizeof buf, "%s (%stile %llu, %u stage%s, %u threads, %.1f KiB shared)",
                       std::string(to_string(algorithm)).c_str(),
                       algorithm != CountAlgorithm::reduced_prefix ? ""
-                      : reduced == ReducedVariant::fused      ? "fused single pass, "
                       : reduced == ReducedVariant::tile_scan  ? "scan of tile totals, "
                                                               : "scan of chunk partials, ",
                       static_cast<unsigned long long>(tile), stages, stages == 1 ? "" : "s", block_threads,

@@ -36,9 +36,9 @@ struct DeviceProfile {
 // planning without a device. Not a measurement.
 DeviceProfile reference_h100_profile();
 
-// REDUCED-PREFIX's configurations: as in the paper (CUB's scan over the chunk partials), with
-// tile-local running totals and a CUB scan over tile totals only, or fused into one pass.
-enum class ReducedVariant : std::uint8_t { chunk_scan, tile_scan, fused };
+// REDUCED-PREFIX's configurations: as in the paper (CUB's scan over the chunk partials), or
+// with tile-local running totals and a CUB scan over the tile totals only.
+enum class ReducedVariant : std::uint8_t { chunk_scan, tile_scan };
 
 struct CountPlan {
   CountAlgorithm algorithm = CountAlgorithm::coop;

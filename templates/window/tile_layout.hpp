@@ -5,8 +5,8 @@
 //   [ stage 0 | stage 1 ]  tiles of input copied in by the bulk-copy engine, double-buffered
 //                          (one stage when the partial arrays would not fit otherwise)
 //   [ Suf ]                only when it does not fit in the stage being processed (it aliases it)
-//   [ C, later Pre or the tile's exclusive prefix ] [ A ] [ block-scan scratch ]
-//   [ 2 mbarriers, 2 tile tickets, the tile's running total ]
+//   [ C, later Pre or the tile's running totals ] [ A ] [ block-scan scratch ]
+//   [ 2 mbarriers, 2 tile tickets ]
 // Arrays of partials are skewed (one spare slot every 32 / 16 entries) so that threads
 // reading consecutive runs hit different banks.
 #pragma once
@@ -51,21 +51,21 @@ struct TileLayout {
 };
 
 // Bytes of block-wide scan scratch the kernel reserves (ample for CUB's warp-scans BlockScan).
-inline constexpr std::uint32_t tile_scan_scratch_bytes = 1024;
+inline constexpr std::uint32_t tile_scan_scratch_bytes = 384;
 
 SEXTANT_HD_INLINE constexpr std::uint32_t align_to(std::uint64_t bytes, std::uint64_t to) noexcept {
   return static_cast<std::uint32_t>((bytes + to - 1) / to * to);
 }
 
 // `expand`: COOP-OPT (needs Pre/Suf for the window expansion); otherwise REDUCED-PREFIX's
-// slicing or its fused single pass (C and A only).
+// slicing (C and A only, or their running totals inside the tile).
 SEXTANT_HD_INLINE constexpr TileLayout make_tile_layout(const ChunkGeometry& g, std::uint32_t value_bytes,
                                                         std::uint32_t acc_bytes, bool expand,
                                                         std::uint32_t stages) noexcept {
   TileLayout l;
   l.tile = tile_values(value_bytes);
   l.stages = stages;
-  l.stage_bytes = align_to(l.tile * value_bytes + 16, 128);
+  l.stage_bytes = align_to(l.tile * value_bytes + 16, 16);
   const std::uint64_t chunks = (l.tile + g.slide - 1) / g.slide + 1;
   l.max_chunks = static_cast<std::uint32_t>(chunks);
   l.skew_shift = acc_bytes == 8 ? 4 : 5;
@@ -80,21 +80,21 @@ SEXTANT_HD_INLINE constexpr TileLayout make_tile_layout(const ChunkGeometry& g, 
     l.suffix_in_stage = array_bytes <= l.stage_bytes;
     if (!l.suffix_in_stage) {
       l.suffix_offset = static_cast<std::uint32_t>(at);
-      at += align_to(array_bytes, 128);
+      at += align_to(array_bytes, 16);
     }
   }
   if (need_full) {
     l.full_offset = static_cast<std::uint32_t>(at);
-    at += align_to(array_bytes, 128);
+    at += align_to(array_bytes, 16);
   }
   if (need_head) {
     l.head_offset = static_cast<std::uint32_t>(at);
-    at += align_to(array_bytes, 128);
+    at += align_to(array_bytes, 16);
   }
   l.scratch_offset = static_cast<std::uint32_t>(at);
   at += tile_scan_scratch_bytes;
   l.barrier_offset = static_cast<std::uint32_t>(at);
-  at += 64;  // two mbarriers, two tile tickets, the tile's total and running total
+  at += 32;  // two mbarriers, two tile tickets
   l.total_bytes = static_cast<std::uint32_t>(at);
   return l;
 }

@@ -89,7 +89,6 @@ INSTANTIATE_TEST_SUITE_P(Gpu, CountWindowConformance,
                                                                    "reduced-prefix-chunk-scan"),
                                            reduced_variant_backend(window::ReducedVariant::tile_scan,
                                                                    "reduced-prefix-tile-scan"),
-                                           reduced_variant_backend(window::ReducedVariant::fused, "reduced-prefix-fused"),
                                            gpu_backend(CountAlgorithm::automatic, 0)),
                          backend_name);
 
@@ -138,7 +137,7 @@ TEST(CountWindowDevice, SmallForSanitizers) {
   SEXTANT_REQUIRE_GPUS(1);
   const std::size_t n = 30011;
   for (ValueType type : {ValueType::int32, ValueType::float64})
-    for (auto [w, s] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{5, 3}, {33, 100}, {1000, 7}, {20001, 1}})
+    for (auto [w, s] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{5, 3}, {33, 100}, {1000, 7}})
       for (AggregateKind kind : {AggregateKind::sum, AggregateKind::max})
         window::visit_value_type(type, [&](auto t) {
           using T = decltype(t);
@@ -158,8 +157,7 @@ TEST(CountWindowDevice, SmallForSanitizers) {
             ASSERT_TRUE(same) << window::to_string(a) << " W=" << w << " S=" << s << ": " << same.message();
             if (a == CountAlgorithm::reduced_prefix) {  // each configuration
               static window::gpu::GpuWorkspace workspace(0);
-              for (window::ReducedVariant v : {window::ReducedVariant::chunk_scan, window::ReducedVariant::tile_scan,
-                                               window::ReducedVariant::fused}) {
+              for (window::ReducedVariant v : {window::ReducedVariant::chunk_scan, window::ReducedVariant::tile_scan}) {
                 window::CountPlan plan =
                     *window::plan_count_window(a, {n, {w, s}, type, kind}, window::gpu::device_profile(0)).plan;
                 plan.reduced = v;

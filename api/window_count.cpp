@@ -14,13 +14,13 @@ namespace {
 
 #if !SEXTANT_HAS_CUDA
 [[noreturn]] void no_cuda() {
-  throw Error::unsupported("this build of Sextant has no CUDA support: count windows on a GPU are unavailable");
+  throw Error::unsupported(
+      "this build of Sextant has no CUDA support: count windows on a GPU are unavailable");
 }
 #endif
 
 int gpu_ordinal(DeviceId device) {
-  if (device.index < 0)
-    throw Error::argument("device", to_string(device), "gpu0, gpu1, ...", "name one GPU");
+  if (device.index < 0) throw Error::argument("device", to_string(device), "gpu0, gpu1, ...", "name one GPU");
   return device.index;
 }
 
@@ -34,15 +34,17 @@ CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, Aggregate
   const MutableColumnView out = mutable_view(result.values);
   if (device.kind == DeviceKind::cpu) {
     if (options.algorithm != CountAlgorithm::automatic)
-      throw Error::argument("algorithm", std::string(to_string(options.algorithm)), "auto on the CPU",
-                            "the CPU has one count-window specialisation; the named algorithms are GPU kernels");
+      throw Error::argument(
+          "algorithm", std::string(to_string(options.algorithm)), "auto on the CPU",
+          "the CPU has one count-window specialisation; the named algorithms are GPU kernels");
     CpuCountWindow cpu{options.threads};
     cpu.run(CountWindowArgs{in, out, spec, kind});
     result.algorithm = "cpu (" + std::string(to_string(simd_level())) + ")";
     return result;
   }
 #if SEXTANT_HAS_CUDA
-  const CountPlan plan = gpu::aggregate_count_host(gpu_ordinal(device), in, out, spec, kind, options.algorithm);
+  const CountPlan plan =
+      gpu::aggregate_count_host(gpu_ordinal(device), in, out, spec, kind, options.algorithm);
   result.algorithm = plan.describe();
   return result;
 #else

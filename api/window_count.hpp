@@ -36,12 +36,13 @@ struct CountWindowResult {
 
 // Throws Error for a bad spec (naming "length"/"slide"), a device that does not exist or that
 // this build cannot use, an algorithm that cannot run the problem, or a CUDA failure.
-CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, AggregateKind kind, DeviceId device = {},
-                                  const CountWindowOptions& options = {});
+CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, AggregateKind kind,
+                                  DeviceId device = {}, const CountWindowOptions& options = {});
 
 template <WindowValue T>
-CountWindowResult aggregate_count(std::span<const T> in, std::uint64_t length, std::uint64_t slide, AggregateKind kind,
-                                  DeviceId device = {}, const CountWindowOptions& options = {}) {
+CountWindowResult aggregate_count(std::span<const T> in, std::uint64_t length, std::uint64_t slide,
+                                  AggregateKind kind, DeviceId device = {},
+                                  const CountWindowOptions& options = {}) {
   return aggregate_count(ColumnView(in), CountWindowSpec{length, slide}, kind, device, options);
 }
 
@@ -49,6 +50,7 @@ CountWindowResult aggregate_count(std::span<const T> in, std::uint64_t length, s
 // K results of the result type). Synchronous; `stream` is a cudaStream_t or null. Returns the
 // description of the plan that ran.
 std::string aggregate_count_on_device(const CountWindowArgs& args, DeviceId device,
-                                      CountAlgorithm algorithm = CountAlgorithm::automatic, void* stream = nullptr);
+                                      CountAlgorithm algorithm = CountAlgorithm::automatic,
+                                      void* stream = nullptr);
 
 }  // namespace sextant::window

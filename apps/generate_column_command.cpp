@@ -24,13 +24,14 @@ datagen::ColumnType parse_column_type(const std::string& text) {
 }  // namespace
 
 int generate_column_command(int argc, char** argv) {
-  Arguments args("generate-column", {
-                                        {"n", "N", "number of values"},
-                                        {"value-type", "int32|int64|float|double", "element type (default int32)"},
-                                        {"seed", "S", "random seed (default 1)"},
-                                        {"output", "F", "the column file to write"},
-                                        {"help", "", "this text"},
-                                    });
+  Arguments args("generate-column",
+                 {
+                     {"n", "N", "number of values"},
+                     {"value-type", "int32|int64|float|double", "element type (default int32)"},
+                     {"seed", "S", "random seed (default 1)"},
+                     {"output", "F", "the column file to write"},
+                     {"help", "", "this text"},
+                 });
   args.parse(argc, argv, 2);
   if (args.has("help")) {
     std::fputs(args.usage().c_str(), stdout);
@@ -44,8 +45,8 @@ int generate_column_command(int argc, char** argv) {
   Stopwatch sw;
   datagen::write_column_file(output, datagen::generate_column(type, n, seed));
   std::fprintf(stderr, "sextant generate-column: %s n=%zu seed=%llu -> %s (%.2f s)\n",
-               std::string(datagen::to_string(type)).c_str(), n, static_cast<unsigned long long>(seed), output.c_str(),
-               sw.seconds());
+               std::string(datagen::to_string(type)).c_str(), n, static_cast<unsigned long long>(seed),
+               output.c_str(), sw.seconds());
   return 0;
 }
 

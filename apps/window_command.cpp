@@ -23,10 +23,14 @@ namespace {
 
 datagen::ColumnType column_type(window::ValueType t) {
   switch (t) {
-    case window::ValueType::int32: return datagen::ColumnType::int32;
-    case window::ValueType::int64: return datagen::ColumnType::int64;
-    case window::ValueType::float32: return datagen::ColumnType::float32;
-    case window::ValueType::float64: break;
+    case window::ValueType::int32:
+      return datagen::ColumnType::int32;
+    case window::ValueType::int64:
+      return datagen::ColumnType::int64;
+    case window::ValueType::float32:
+      return datagen::ColumnType::float32;
+    case window::ValueType::float64:
+      break;
   }
   return datagen::ColumnType::float64;
 }
@@ -45,7 +49,8 @@ Input load_input(const Arguments& args, PhaseTimes& phases) {
   const bool from_file = args.has("input");
   const bool generated = args.has("generate");
   if (from_file == generated)
-    throw Error::argument("--input/--generate", from_file ? "both" : "neither", "exactly one of them", "name the input");
+    throw Error::argument("--input/--generate", from_file ? "both" : "neither", "exactly one of them",
+                          "name the input");
   const auto requested = args.get("value-type");
   Stopwatch sw;
   Input in;
@@ -59,26 +64,29 @@ Input load_input(const Arguments& args, PhaseTimes& phases) {
     phases.add("generate", sw.seconds());
     return in;
   }
-  if (args.has("seed")) throw Error::argument("--seed", *args.get("seed"), "only with --generate", "not used with --input");
+  if (args.has("seed"))
+    throw Error::argument("--seed", *args.get("seed"), "only with --generate", "not used with --input");
   const std::string path = *args.get("input");
   if (datagen::looks_like_column_file(path)) {
     datagen::ColumnData data = datagen::read_column_file(path);
     if (requested) {
       const window::ValueType want = window::parse_value_type("--value-type", *requested);
       if (column_type(want) != datagen::type_of(data))
-        throw Error::argument("--value-type", *requested,
-                              std::string(datagen::to_string(datagen::type_of(data))) + " (the type stored in " + path + ")",
-                              "does not match the column file");
+        throw Error::argument(
+            "--value-type", *requested,
+            std::string(datagen::to_string(datagen::type_of(data))) + " (the type stored in " + path + ")",
+            "does not match the column file");
     }
     in.values = to_window_column(std::move(data));
   } else {
     const window::ValueType type = window::parse_value_type("--value-type", requested.value_or("double"));
     datagen::StreamValues stream = datagen::read_stream_csv_values(path, column_type(type));
     if (stream.several_keys)
-      std::fprintf(stderr,
-                   "sextant window: warning: %s holds several keys; --inplace count windows take the value column "
-                   "in row order as one stream (results carry key 0)\n",
-                   path.c_str());
+      std::fprintf(
+          stderr,
+          "sextant window: warning: %s holds several keys; --inplace count windows take the value column "
+          "in row order as one stream (results carry key 0)\n",
+          path.c_str());
     in.values = to_window_column(std::move(stream.values));
   }
   in.origin = path;
@@ -127,7 +135,8 @@ void write_results(std::ostream& out, const window::Column& results, const windo
       results);
 }
 
-void write_output(const std::string& output, const window::Column& results, const window::CountWindowSpec& spec) {
+void write_output(const std::string& output, const window::Column& results,
+                  const window::CountWindowSpec& spec) {
   if (output == "-") {
     write_results(std::cout, results, spec);
     std::cout.flush();
@@ -142,25 +151,27 @@ void write_output(const std::string& output, const window::Column& results, cons
 }  // namespace
 
 int window_command(int argc, char** argv) {
-  Arguments args("window",
-                 {
-                     {"type", "count|time", "window type (only count is available)"},
-                     {"inplace", "", "the column is in memory, in order (required: out-of-order count windows "
-                                     "are not yet available)"},
-                     {"input", "F", "binary column file (\"SXTC\") or stream CSV key,ts,value,wm (values in row order)"},
-                     {"generate", "N", "generate N random values instead (see --value-type, --seed)"},
-                     {"value-type", "int32|int64|float|double",
-                      "type of generated or CSV values (default: int32 generated, double from CSV)"},
-                     {"seed", "S", "random seed for --generate (default 1)"},
-                     {"length", "W", "window length in values (>= 1)"},
-                     {"slide", "S", "window slide in values (>= 1)"},
-                     {"agg", "sum|count|min|max", "aggregate function"},
-                     {"device", "cpu|gpuN", "where to aggregate (default cpu)"},
-                     {"algorithm", "A", "GPU algorithm: auto|gbl|sh|coop|direct-prefix|reduced-prefix (default auto)"},
-                     {"threads", "T", "CPU threads (default: every core)"},
-                     {"output", "F", "results CSV key,start,end,value ('-' = stdout)"},
-                     {"help", "", "this text"},
-                 });
+  Arguments args(
+      "window",
+      {
+          {"type", "count|time", "window type (only count is available)"},
+          {"inplace", "",
+           "the column is in memory, in order (required: out-of-order count windows "
+           "are not yet available)"},
+          {"input", "F", "binary column file (\"SXTC\") or stream CSV key,ts,value,wm (values in row order)"},
+          {"generate", "N", "generate N random values instead (see --value-type, --seed)"},
+          {"value-type", "int32|int64|float|double",
+           "type of generated or CSV values (default: int32 generated, double from CSV)"},
+          {"seed", "S", "random seed for --generate (default 1)"},
+          {"length", "W", "window length in values (>= 1)"},
+          {"slide", "S", "window slide in values (>= 1)"},
+          {"agg", "sum|count|min|max", "aggregate function"},
+          {"device", "cpu|gpuN", "where to aggregate (default cpu)"},
+          {"algorithm", "A", "GPU algorithm: auto|gbl|sh|coop|direct-prefix|reduced-prefix (default auto)"},
+          {"threads", "T", "CPU threads (default: every core)"},
+          {"output", "F", "results CSV key,start,end,value ('-' = stdout)"},
+          {"help", "", "this text"},
+      });
   args.parse(argc, argv, 2);
   if (args.has("help")) {
     std::fputs(args.usage().c_str(), stdout);
@@ -168,12 +179,15 @@ int window_command(int argc, char** argv) {
   }
   const std::string type = args.require("type");
   if (type == "time")
-    throw Error::unsupported("--type time: time-based windows are not yet available (they come with the stream "
-                             "window family); use --type count --inplace");
-  if (type != "count") throw Error::argument("--type", type, "count (time is not yet available)", "unknown window type");
+    throw Error::unsupported(
+        "--type time: time-based windows are not yet available (they come with the stream "
+        "window family); use --type count --inplace");
+  if (type != "count")
+    throw Error::argument("--type", type, "count (time is not yet available)", "unknown window type");
   if (!args.has("inplace"))
-    throw Error::unsupported("--type count without --inplace: count windows over out-of-order streams are not yet "
-                             "available; add --inplace to aggregate the column in row order");
+    throw Error::unsupported(
+        "--type count without --inplace: count windows over out-of-order streams are not yet "
+        "available; add --inplace to aggregate the column in row order");
 
   window::CountWindowSpec spec;
   spec.length = static_cast<std::uint64_t>(
@@ -213,13 +227,14 @@ int window_command(int argc, char** argv) {
     std::snprintf(buf, sizeof buf, "%s%s %.3f s", times.empty() ? "" : ", ", p.name.c_str(), p.seconds);
     times += buf;
   }
-  std::fprintf(stderr,
-               "sextant window: %s, n=%zu W=%llu S=%llu windows=%zu agg=%s device=%s algorithm=%s | %s | total %.3f s "
-               "-> %s\n",
-               in.origin.c_str(), n, static_cast<unsigned long long>(spec.length),
-               static_cast<unsigned long long>(spec.slide), window::size_of(result.values),
-               std::string(window::to_string(kind)).c_str(), to_string(device).c_str(), result.algorithm.c_str(),
-               times.c_str(), phases.total(), output.c_str());
+  std::fprintf(
+      stderr,
+      "sextant window: %s, n=%zu W=%llu S=%llu windows=%zu agg=%s device=%s algorithm=%s | %s | total %.3f s "
+      "-> %s\n",
+      in.origin.c_str(), n, static_cast<unsigned long long>(spec.length),
+      static_cast<unsigned long long>(spec.slide), window::size_of(result.values),
+      std::string(window::to_string(kind)).c_str(), to_string(device).c_str(), result.algorithm.c_str(),
+      times.c_str(), phases.total(), output.c_str());
   return 0;
 }
 

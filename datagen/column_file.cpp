@@ -38,10 +38,14 @@ std::size_t element_bytes(ColumnType type) noexcept {
 
 ColumnData make_data(ColumnType type, std::size_t n) {
   switch (type) {
-    case ColumnType::int32: return std::vector<std::int32_t>(n);
-    case ColumnType::int64: return std::vector<std::int64_t>(n);
-    case ColumnType::float32: return std::vector<float>(n);
-    case ColumnType::float64: break;
+    case ColumnType::int32:
+      return std::vector<std::int32_t>(n);
+    case ColumnType::int64:
+      return std::vector<std::int64_t>(n);
+    case ColumnType::float32:
+      return std::vector<float>(n);
+    case ColumnType::float64:
+      break;
   }
   return std::vector<double>(n);
 }
@@ -82,7 +86,9 @@ bool parse_cell(std::string_view cell, T& value) {
 
 }  // namespace
 
-ColumnType type_of(const ColumnData& column) noexcept { return static_cast<ColumnType>(column.index() + 1); }
+ColumnType type_of(const ColumnData& column) noexcept {
+  return static_cast<ColumnType>(column.index() + 1);
+}
 
 std::size_t size_of(const ColumnData& column) noexcept {
   return std::visit([](const auto& v) { return v.size(); }, column);
@@ -90,10 +96,14 @@ std::size_t size_of(const ColumnData& column) noexcept {
 
 std::string_view to_string(ColumnType type) noexcept {
   switch (type) {
-    case ColumnType::int32: return "int32";
-    case ColumnType::int64: return "int64";
-    case ColumnType::float32: return "float";
-    case ColumnType::float64: return "double";
+    case ColumnType::int32:
+      return "int32";
+    case ColumnType::int64:
+      return "int64";
+    case ColumnType::float32:
+      return "float";
+    case ColumnType::float64:
+      return "double";
   }
   return "?";
 }
@@ -112,42 +122,47 @@ ColumnData read_column_file(const std::string& path) {
     throw Error::in_file(path, 0, 0, "not a Sextant column file (it does not start with \"SXTC\")");
   if (file_bytes < column_header_bytes)
     throw Error::in_file(path, 0, 0,
-                         "truncated: the file has " + std::to_string(file_bytes) + " bytes, the header alone needs " +
-                             std::to_string(column_header_bytes));
+                         "truncated: the file has " + std::to_string(file_bytes) +
+                             " bytes, the header alone needs " + std::to_string(column_header_bytes));
   const auto version = load<std::uint32_t>(header + 4);
   const auto code = load<std::uint32_t>(header + 8);
   const auto reserved = load<std::uint32_t>(header + 12);
   const auto n = load<std::uint64_t>(header + 16);
   if (version != column_version)
     throw Error::in_file(path, 0, 0,
-                         "unsupported column format version " + std::to_string(version) + " (this build reads version " +
-                             std::to_string(column_version) + ")");
+                         "unsupported column format version " + std::to_string(version) +
+                             " (this build reads version " + std::to_string(column_version) + ")");
   if (code < 1 || code > 4)
     throw Error::in_file(path, 0, 0,
                          "unknown element type code " + std::to_string(code) +
                              " (valid: 1 int32, 2 int64, 3 float32, 4 float64)");
   if (reserved != 0)
-    throw Error::in_file(path, 0, 0, "reserved header field is " + std::to_string(reserved) + ", expected 0 (corrupt file?)");
+    throw Error::in_file(
+        path, 0, 0, "reserved header field is " + std::to_string(reserved) + ", expected 0 (corrupt file?)");
   const auto type = static_cast<ColumnType>(code);
   const std::size_t size = element_bytes(type);
   if (n > (std::numeric_limits<std::uint64_t>::max() - column_header_bytes) / size)
-    throw Error::in_file(path, 0, 0, "header says n = " + std::to_string(n) + ": larger than any file (corrupt header?)");
+    throw Error::in_file(path, 0, 0,
+                         "header says n = " + std::to_string(n) + ": larger than any file (corrupt header?)");
   const std::uint64_t expected = column_header_bytes + n * size;
   if (file_bytes != expected)
     throw Error::in_file(path, 0, 0,
-                         std::string(file_bytes < expected ? "truncated" : "trailing bytes") + ": the file has " +
-                             std::to_string(file_bytes) + " bytes, the header (n = " + std::to_string(n) + " " +
+                         std::string(file_bytes < expected ? "truncated" : "trailing bytes") +
+                             ": the file has " + std::to_string(file_bytes) +
+                             " bytes, the header (n = " + std::to_string(n) + " " +
                              std::string(to_string(type)) + " values) needs " + std::to_string(expected));
   ColumnData data = make_data(type, static_cast<std::size_t>(n));
   std::visit(
       [&](auto& v) {
         using T = typename std::decay_t<decltype(v)>::value_type;
-        if (!v.empty() && !in.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(T))))
+        if (!v.empty() &&
+            !in.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(T))))
           throw Error::io(path, "read failed");
         if constexpr (std::is_floating_point_v<T>) {
           for (std::size_t i = 0; i < v.size(); ++i)
             if (!std::isfinite(v[i]))
-              throw Error::in_file(path, 0, 0, "value #" + std::to_string(i) + " is NaN or infinite (bad input)");
+              throw Error::in_file(path, 0, 0,
+                                   "value #" + std::to_string(i) + " is NaN or infinite (bad input)");
         }
       },
       data);
@@ -165,7 +180,8 @@ void write_column_file(const std::string& path, const ColumnData& column) {
   std::visit(
       [&](const auto& v) {
         using T = typename std::decay_t<decltype(v)>::value_type;
-        file.stream().write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(T)));
+        file.stream().write(reinterpret_cast<const char*>(v.data()),
+                            static_cast<std::streamsize>(v.size() * sizeof(T)));
       },
       column);
   file.commit();
@@ -192,7 +208,8 @@ StreamValues parse_stream_csv_values(std::string_view text, const std::string& o
         std::size_t blank_run_start = 0;  // first line of a trailing run of blank lines
         while (pos < text.size()) {
           const std::size_t eol = text.find('\n', pos);
-          const std::string_view line = trim(text.substr(pos, eol == std::string_view::npos ? text.npos : eol - pos));
+          const std::string_view line =
+              trim(text.substr(pos, eol == std::string_view::npos ? text.npos : eol - pos));
           pos = eol == std::string_view::npos ? text.size() : eol + 1;
           ++line_no;
           if (line.empty()) {
@@ -200,12 +217,14 @@ StreamValues parse_stream_csv_values(std::string_view text, const std::string& o
             continue;
           }
           if (blank_run_start != 0)
-            throw Error::in_file(origin, blank_run_start, 0, "blank line inside the data (expected key,ts,value,wm)");
+            throw Error::in_file(origin, blank_run_start, 0,
+                                 "blank line inside the data (expected key,ts,value,wm)");
           std::string_view cells[4];
           std::size_t count = 0, start = 0;
           while (true) {
             const std::size_t comma = line.find(',', start);
-            const std::string_view cell = trim(line.substr(start, comma == line.npos ? line.npos : comma - start));
+            const std::string_view cell =
+                trim(line.substr(start, comma == line.npos ? line.npos : comma - start));
             if (count < 4) cells[count] = cell;
             ++count;
             if (comma == line.npos) break;
@@ -218,9 +237,9 @@ StreamValues parse_stream_csv_values(std::string_view text, const std::string& o
           if (!parse_cell(cells[2], value)) {
             std::int64_t probe = 0;
             if (line_no == 1 && values.empty() && !parse_cell(cells[0], probe)) continue;  // a header line
-            throw Error::in_file(origin, line_no, 3,
-                                 "value '" + std::string(cells[2]) + "' is not a finite " +
-                                     std::string(to_string(type)));
+            throw Error::in_file(
+                origin, line_no, 3,
+                "value '" + std::string(cells[2]) + "' is not a finite " + std::string(to_string(type)));
           }
           std::int64_t key = 0;
           if (!parse_cell(cells[0], key))

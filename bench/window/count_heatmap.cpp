@@ -3,13 +3,15 @@
 // CUDA-event timing, median of repeats, GB/s of input consumed (n * 4 bytes / time).
 //
 //   count_heatmap [--bytes 4G] [--min-exp 2] [--max-exp 20] [--repeats 3] [--budget-ms 150]
-//                 [--algorithms gbl,sh,coop,direct-prefix,reduced-prefix,auto] [--csv F] [--seed S]
+//                 [--algorithms gbl,sh,coop,direct-prefix,reduced-prefix/chunk-scan,
+//                               reduced-prefix/tile-scan,auto] [--csv F] [--seed S]
 //                 [--reference-gbps 3100]
 //
 // A cell whose cost-model prediction exceeds --budget-ms is recorded as skipped (GBL and SH at
 // large fan-outs would take minutes); a cell that cannot run (SH beyond shared memory, a prefix
 // algorithm for a non-invertible function) as n/a. Each measured cell is spot-checked: three
-// windows are recomputed on the host from the device input. Prints one table per algorithm
+// windows are recomputed on the host from the device input, then the timed runs of a cell's
+// entries are interleaved round robin. Prints one table per algorithm
 // (GB/s, rows W, columns S), writes every cell to the CSV, and ends with a summary against
 // the reference bandwidth.
 #include <algorithm>
@@ -92,21 +94,22 @@ std::vector<Entry> parse_algorithms(const std::string& text) {
 }
 
 // Recomputes windows first, middle and last on the host; empty when they match.
-std::string spot_check(const window::gpu::DeviceColumn& in, const window::gpu::DeviceColumn& out, std::uint64_t windows,
-                       std::uint64_t w, std::uint64_t s) {
+std::string spot_check(const window::gpu::DeviceColumn& in, const window::gpu::DeviceColumn& out,
+                       std::uint64_t windows, std::uint64_t w, std::uint64_t s) {
   for (std::uint64_t k : {std::uint64_t{0}, windows / 2, windows - 1}) {
     const auto values = std::get<std::vector<std::int32_t>>(in.download(k * s, w));
     std::int64_t want = 0;
     for (std::int32_t v : values) want += v;
     const auto got = std::get<std::vector<std::int64_t>>(out.download(k, 1)).at(0);
     if (got != want)
-      return "window " + std::to_string(k) + ": got " + std::to_string(got) + ", want " + std::to_string(want);
+      return "window " + std::to_string(k) + ": got " + std::to_string(got) + ", want " +
+             std::to_string(want);
   }
   return {};
 }
 
-void print_table(const std::vector<Cell>& cells, const std::string& algorithm, const std::vector<std::uint64_t>& ws,
-                 const std::vector<std::uint64_t>& ss) {
+void print_table(const std::vector<Cell>& cells, const std::string& algorithm,
+                 const std::vector<std::uint64_t>& ws, const std::vector<std::uint64_t>& ss) {
   std::map<std::pair<std::uint64_t, std::uint64_t>, const Cell*> at;
   for (const Cell& c : cells)
     if (c.algorithm == algorithm) at[{c.w, c.s}] = &c;
@@ -124,7 +127,9 @@ void print_table(const std::vector<Cell>& cells, const std::string& algorithm, c
       } else if (it->second->status == "ok") {
         std::printf("%6.0f", it->second->gbps);
       } else {
-        std::printf("%6s", it->second->status == "skipped" ? "skip" : it->second->status == "n/a" ? "-" : "FAIL");
+        std::printf("%6s", it->second->status == "skipped" ? "skip"
+                           : it->second->status == "n/a"   ? "-"
+                                                           : "FAIL");
       }
     }
     std::printf("\n");
@@ -135,18 +140,19 @@ void print_table(const std::vector<Cell>& cells, const std::string& algorithm, c
 
 int main(int argc, char** argv) {
   try {
-    cli::Arguments args("count_heatmap",
-                        {{"bytes", "B", "input size (suffix K/M/G; default 4G)"},
-                         {"min-exp", "A", "smallest W and S is 2^A (default 2)"},
-                         {"max-exp", "B", "largest W and S is 2^B (default 20)"},
-                         {"repeats", "R", "timed runs per cell, after one warm-up (default 3)"},
-                         {"budget-ms", "T", "skip cells the cost model predicts slower than T ms (default 150)"},
-                         {"algorithms", "LIST",
-                          "default gbl,sh,coop,direct-prefix,reduced-prefix/chunk-scan,reduced-prefix/tile-scan,auto"},
-                         {"csv", "F", "write every cell to F"},
-                         {"seed", "S", "input seed (default 1)"},
-                         {"reference-gbps", "G", "the device's read bandwidth for the summary (default 3100)"},
-                         {"help", "", "this text"}});
+    cli::Arguments args(
+        "count_heatmap",
+        {{"bytes", "B", "input size (suffix K/M/G; default 4G)"},
+         {"min-exp", "A", "smallest W and S is 2^A (default 2)"},
+         {"max-exp", "B", "largest W and S is 2^B (default 20)"},
+         {"repeats", "R", "timed runs per cell, after one warm-up (default 3)"},
+         {"budget-ms", "T", "skip cells the cost model predicts slower than T ms (default 150)"},
+         {"algorithms", "LIST",
+          "default gbl,sh,coop,direct-prefix,reduced-prefix/chunk-scan,reduced-prefix/tile-scan,auto"},
+         {"csv", "F", "write every cell to F"},
+         {"seed", "S", "input seed (default 1)"},
+         {"reference-gbps", "G", "the device's read bandwidth for the summary (default 3100)"},
+         {"help", "", "this text"}});
     args.parse(argc, argv, 1);
     if (args.has("help")) {
       std::fputs(args.usage().c_str(), stdout);
@@ -157,8 +163,8 @@ int main(int argc, char** argv) {
     const int max_exp = static_cast<int>(args.get_int("max-exp", 20, min_exp, 40));
     const int repeats = static_cast<int>(args.get_int("repeats", 3, 1, 100));
     const double budget_ms = static_cast<double>(args.get_int("budget-ms", 150, 1, 1000000));
-    const auto algorithms = parse_algorithms(
-        args.get_or("algorithms", "gbl,sh,coop,direct-prefix,reduced-prefix/chunk-scan,reduced-prefix/tile-scan,auto"));
+    const auto algorithms = parse_algorithms(args.get_or(
+        "algorithms", "gbl,sh,coop,direct-prefix,reduced-prefix/chunk-scan,reduced-prefix/tile-scan,auto"));
     const auto seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1LL << 62));
     const double reference = static_cast<double>(args.get_int("reference-gbps", 3100, 1, 1000000));
     if (gpu::device_count() < 1) throw Error::unsupported("count_heatmap needs a GPU");
@@ -167,13 +173,15 @@ int main(int argc, char** argv) {
     const std::uint64_t n = bytes / sizeof(std::int32_t);
     const double input_bytes = static_cast<double>(n) * sizeof(std::int32_t);
     const window::DeviceProfile& profile = window::gpu::device_profile(ordinal);
-    std::printf("device %s: %d SMs, measured read %.0f GB/s, write %.0f GB/s, atomics %.3g/s (GBL pattern %.3g/s), "
-                "shared atomics %.3g/s, launch %.1f us\n",
-                profile.name.c_str(), profile.multiprocessors, profile.read_bandwidth / 1e9, profile.write_bandwidth / 1e9,
-                profile.global_atomic_rate, profile.contended_atomic_rate, profile.shared_atomic_rate,
-                profile.launch_seconds * 1e6);
-    std::printf("input: %" PRIu64 " int32 values (%.2f GiB), sum, W and S over 2^%d .. 2^%d, median of %d runs\n", n,
-                input_bytes / (1u << 30), min_exp, max_exp, repeats);
+    std::printf(
+        "device %s: %d SMs, measured read %.0f GB/s, write %.0f GB/s, atomics %.3g/s (GBL pattern %.3g/s), "
+        "shared atomics %.3g/s, launch %.1f us\n",
+        profile.name.c_str(), profile.multiprocessors, profile.read_bandwidth / 1e9,
+        profile.write_bandwidth / 1e9, profile.global_atomic_rate, profile.contended_atomic_rate,
+        profile.shared_atomic_rate, profile.launch_seconds * 1e6);
+    std::printf("input: %" PRIu64
+                " int32 values (%.2f GiB), sum, W and S over 2^%d .. 2^%d, median of %d runs\n",
+                n, input_bytes / (1u << 30), min_exp, max_exp, repeats);
     std::fflush(stdout);
 
     window::gpu::DeviceColumn in(ordinal, window::ValueType::int32, n);
@@ -187,14 +195,23 @@ int main(int argc, char** argv) {
     std::vector<Cell> cells;
     for (std::uint64_t w : params) {
       for (std::uint64_t s : params) {
-        const window::CountWindowProblem problem{n, {w, s}, window::ValueType::int32, window::AggregateKind::sum};
-        const window::CountWindowArgs run_args{in.view(), window::MutableColumnView(out.mutable_view().type,
-                                                                                      out.mutable_view().data,
-                                                                                      problem.windows()),
-                                               {w, s}, window::AggregateKind::sum};
+        const window::CountWindowProblem problem{
+            n, {w, s}, window::ValueType::int32, window::AggregateKind::sum};
+        const window::CountWindowArgs run_args{
+            in.view(),
+            window::MutableColumnView(out.mutable_view().type, out.mutable_view().data, problem.windows()),
+            {w, s},
+            window::AggregateKind::sum};
         window::DeviceProfile now = profile;  // less what this driver holds, with a margin
-        const std::uint64_t held = static_cast<std::uint64_t>(input_bytes) + (n / min_slide + 1) * 8 + (std::uint64_t{2} << 30);
+        const std::uint64_t held =
+            static_cast<std::uint64_t>(input_bytes) + (n / min_slide + 1) * 8 + (std::uint64_t{2} << 30);
         now.free_memory = profile.free_memory - std::min(profile.free_memory, held);
+        struct Pending {
+          std::size_t cell;
+          window::CountPlan plan;
+          std::vector<double> seconds;
+        };
+        std::vector<Pending> pending;
         for (const Entry& entry : algorithms) {
           const CountAlgorithm a = entry.algorithm;
           Cell cell;
@@ -222,28 +239,43 @@ int main(int argc, char** argv) {
             cells.push_back(cell);
             continue;
           }
-          // One warm-up run, checked; slow cells are then timed once.
-          std::vector<double> t = window::gpu::time_plan(ordinal, plan, run_args, workspace, 0, 1);
+          // One warm-up run, checked; the timed runs follow below, interleaved with the cell's other
+          // entries so that drift between them (clocks, what ran just before) cancels out.
+          const std::vector<double> t = window::gpu::time_plan(ordinal, plan, run_args, workspace, 0, 1);
           if (const std::string bad = spot_check(in, out, problem.windows(), w, s); !bad.empty()) {
             cell.status = "failed";
             cell.plan += " | " + bad;
-            std::fprintf(stderr, "W=%" PRIu64 " S=%" PRIu64 " %s: WRONG RESULT %s\n", w, s, cell.algorithm.c_str(),
-                         bad.c_str());
+            std::fprintf(stderr, "W=%" PRIu64 " S=%" PRIu64 " %s: WRONG RESULT %s\n", w, s,
+                         cell.algorithm.c_str(), bad.c_str());
             cells.push_back(cell);
             continue;
           }
-          const int timed = t[0] * 1e3 > 3 * budget_ms ? 1 : repeats;
-          t = window::gpu::time_plan(ordinal, plan, run_args, workspace, 0, timed);
-          std::sort(t.begin(), t.end());
-          cell.runs = timed;
-          cell.median_ms = t[t.size() / 2] * 1e3;
-          cell.gbps = input_bytes / (cell.median_ms * 1e-3) / 1e9;
+          // Slow cells once; cells of a few microseconds many times (launch noise dominates them).
+          cell.runs = t[0] * 1e3 > 3 * budget_ms
+                          ? 1
+                          : std::max(repeats, static_cast<int>(std::min(51.0, std::ceil(5e-3 / t[0]))) | 1);
           cell.status = "ok";
           cells.push_back(cell);
+          pending.push_back({cells.size() - 1, plan, {}});
         }
-        std::fprintf(stderr, "W=2^%d S=2^%d done\n", static_cast<int>(std::log2(static_cast<double>(w))),
-                     static_cast<int>(std::log2(static_cast<double>(s))));
+        // Round robin over the measured entries of the cell.
+        for (int round = 0;; ++round) {
+          bool any = false;
+          for (Pending& job : pending) {
+            if (round >= cells[job.cell].runs) continue;
+            any = true;
+            job.seconds.push_back(window::gpu::time_plan(ordinal, job.plan, run_args, workspace, 0, 1).at(0));
+          }
+          if (!any) break;
+        }
+        for (Pending& job : pending) {
+          Cell& cell = cells[job.cell];
+          std::sort(job.seconds.begin(), job.seconds.end());
+          cell.median_ms = job.seconds[job.seconds.size() / 2] * 1e3;
+          cell.gbps = input_bytes / (cell.median_ms * 1e-3) / 1e9;
+        }
       }
+      std::fprintf(stderr, "W=2^%d done\n", static_cast<int>(std::log2(static_cast<double>(w))));
     }
 
     for (const Entry& entry : algorithms) print_table(cells, entry.name, params, params);
@@ -298,14 +330,14 @@ int main(int argc, char** argv) {
         }
       }
       const auto cells_n = static_cast<double>(selector.size());
-      std::printf("\nSUMMARY (%zu cells, reference %.0f GB/s, target 80%% = %.0f GB/s)\n", selector.size(), reference,
-                  target);
+      std::printf("\nSUMMARY (%zu cells, reference %.0f GB/s, target 80%% = %.0f GB/s)\n", selector.size(),
+                  reference, target);
       std::printf("  selector >= target in %d/%zu cells = %.1f%% (S <= W only: %d/%d = %.1f%%)\n", at_target,
                   selector.size(), 100.0 * at_target / cells_n, at_target_overlap, overlap_cells,
                   overlap_cells ? 100.0 * at_target_overlap / overlap_cells : 0.0);
       std::printf("  selector minimum %.1f GB/s at %s\n", min_gbps, min_cell.c_str());
-      std::printf("  selector within 5%% of the best algorithm in %d/%zu cells; largest gap %.1f%% at %s\n", within,
-                  selector.size(), 100 * max_gap, gap_cell.c_str());
+      std::printf("  selector within 5%% of the best algorithm in %d/%zu cells; largest gap %.1f%% at %s\n",
+                  within, selector.size(), 100 * max_gap, gap_cell.c_str());
       std::printf("  wrong results: %d\n", failures);
     }
     return failures == 0 ? 0 : 1;

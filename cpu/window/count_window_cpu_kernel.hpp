@@ -42,7 +42,8 @@ class CpuSlice {
   }
 
   template <class Agg>
-  void slice(Agg, const ChunkGeometry& g, const typename Agg::Input* in, const ChunkPartials<typename Agg::Acc>& p) {
+  void slice(Agg, const ChunkGeometry& g, const typename Agg::Input* in,
+             const ChunkPartials<typename Agg::Acc>& p) {
     using Acc = typename Agg::Acc;
     if (p.lifted != nullptr) return;
     const auto chunks = static_cast<std::int64_t>(g.chunks);
@@ -59,7 +60,9 @@ class CpuSlice {
     }
   }
 
-  int threads() const noexcept { return threads_ > 0 ? threads_ : omp_get_max_threads(); }
+  int threads() const noexcept {
+    return threads_ > 0 ? threads_ : omp_get_max_threads();
+  }
 
  private:
   int threads_;
@@ -75,7 +78,8 @@ class CpuExpand {
   explicit CpuExpand(int threads) : threads_(threads) {}
 
   template <class Agg>
-  void expand(Agg, const ChunkGeometry& g, const ChunkPartials<typename Agg::Acc>& p, typename Agg::Acc* out) {
+  void expand(Agg, const ChunkGeometry& g, const ChunkPartials<typename Agg::Acc>& p,
+              typename Agg::Acc* out) {
     using Acc = typename Agg::Acc;
     using T = typename Agg::Input;
     const std::uint64_t windows = g.windows, q = g.full_chunks;

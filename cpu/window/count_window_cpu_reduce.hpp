@@ -28,7 +28,9 @@ typename Agg::Acc reduce_scalar(const typename Agg::Input* p, std::size_t n) noe
 #if defined(__AVX2__)
 inline std::int64_t hsum_epi64(__m256i v) noexcept {
   const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-  return _mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1);
+  // In uint64: wrapping sums must not hit signed overflow (undefined, and UBSan rejects it).
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(_mm_cvtsi128_si64(s)) +
+                                   static_cast<std::uint64_t>(_mm_extract_epi64(s, 1)));
 }
 inline double hsum_pd(__m256d v) noexcept {
   const __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
@@ -62,8 +64,12 @@ typename Agg::Acc fold_lanes(__m256d v) noexcept {
   return fold_stored<Agg>(lanes, 4);
 }
 
-inline __m256i min_epi64(__m256i a, __m256i b) noexcept { return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b)); }
-inline __m256i max_epi64(__m256i a, __m256i b) noexcept { return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(b, a)); }
+inline __m256i min_epi64(__m256i a, __m256i b) noexcept {
+  return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b));
+}
+inline __m256i max_epi64(__m256i a, __m256i b) noexcept {
+  return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(b, a));
+}
 
 template <class Agg>
 typename Agg::Acc reduce_avx2(const typename Agg::Input* p, std::size_t n) noexcept {

@@ -24,7 +24,8 @@ __global__ void read_kernel(const uint4* __restrict__ p, std::uint64_t count, un
   unsigned acc = 0;
   std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   for (; i + 3 * stride < count; i += 4 * stride) {
-    const uint4 a = __ldg(p + i), b = __ldg(p + i + stride), c = __ldg(p + i + 2 * stride), d = __ldg(p + i + 3 * stride);
+    const uint4 a = __ldg(p + i), b = __ldg(p + i + stride), c = __ldg(p + i + 2 * stride),
+                d = __ldg(p + i + 3 * stride);
     acc ^= a.x ^ b.y ^ c.z ^ d.w;
   }
   for (; i < count; i += stride) acc ^= __ldg(p + i).x;
@@ -38,7 +39,8 @@ __global__ void write_kernel(uint4* p, std::uint64_t count) {
 }
 
 // COOP-OPT's edge windows: a warp updates 32 consecutive results, each result a few times.
-__global__ void coalesced_atomics_kernel(unsigned long long* counters, std::uint64_t mask, std::uint64_t updates) {
+__global__ void coalesced_atomics_kernel(unsigned long long* counters, std::uint64_t mask,
+                                         std::uint64_t updates) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < updates; i += stride)
     atomicAdd(counters + (i & mask), 1ull);
@@ -105,44 +107,47 @@ DeviceProfile measure(int ordinal) {
   SEXTANT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   d.free_memory = free_bytes;
 
-  const std::size_t bytes = std::clamp<std::size_t>(free_bytes / 4 / (1 << 20) * (1 << 20), 16 << 20, std::size_t{1} << 30);
+  const std::size_t bytes =
+      std::clamp<std::size_t>(free_bytes / 4 / (1 << 20) * (1 << 20), 16 << 20, std::size_t{1} << 30);
   ::sextant::gpu::DeviceBuffer<uint4> buffer(bytes / sizeof(uint4));
   ::sextant::gpu::DeviceBuffer<unsigned> sink(1);
   const unsigned sms = static_cast<unsigned>(info.multiprocessors);
   const std::uint64_t vectors = buffer.size();
   SEXTANT_CUDA_CHECK(cudaMemset(buffer.data(), 1, bytes));
   d.write_bandwidth = static_cast<double>(bytes) / time_median([&] {
-    write_kernel<<<sms * 8, 256>>>(buffer.data(), vectors);
-    SEXTANT_CUDA_CHECK_LAUNCH();
-  });
+                        write_kernel<<<sms * 8, 256>>>(buffer.data(), vectors);
+                        SEXTANT_CUDA_CHECK_LAUNCH();
+                      });
   d.read_bandwidth = static_cast<double>(bytes) / time_median([&] {
-    read_kernel<<<sms * 8, 256>>>(buffer.data(), vectors, sink.data());
-    SEXTANT_CUDA_CHECK_LAUNCH();
-  });
+                       read_kernel<<<sms * 8, 256>>>(buffer.data(), vectors, sink.data());
+                       SEXTANT_CUDA_CHECK_LAUNCH();
+                     });
 
   auto* counters = reinterpret_cast<unsigned long long*>(buffer.data());
   const std::uint64_t slots = std::min<std::uint64_t>(bytes / 8, std::uint64_t{1} << 21);  // power of two
   const std::uint64_t updates = std::uint64_t{1} << 25;
   d.global_atomic_rate = static_cast<double>(updates) / time_median([&] {
-    coalesced_atomics_kernel<<<sms * 8, 256>>>(counters, slots - 1, updates);
-    SEXTANT_CUDA_CHECK_LAUNCH();
-  });
+                           coalesced_atomics_kernel<<<sms * 8, 256>>>(counters, slots - 1, updates);
+                           SEXTANT_CUDA_CHECK_LAUNCH();
+                         });
   const std::uint64_t values = std::min<std::uint64_t>(std::uint64_t{1} << 23, (bytes / 8 - 16) * 4);
   d.contended_atomic_rate = static_cast<double>(values * 8) / time_median([&] {
-    gbl_pattern_kernel<<<sms * 8, 256>>>(counters, values);
-    SEXTANT_CUDA_CHECK_LAUNCH();
-  });
+                              gbl_pattern_kernel<<<sms * 8, 256>>>(counters, values);
+                              SEXTANT_CUDA_CHECK_LAUNCH();
+                            });
   const int iterations = 256;
   const unsigned blocks = sms * 8;
   d.shared_atomic_rate = static_cast<double>(blocks) * 256 * iterations / time_median([&] {
-    shared_atomics_kernel<<<blocks, 256>>>(reinterpret_cast<unsigned long long*>(sink.data()), iterations);
-    SEXTANT_CUDA_CHECK_LAUNCH();
-  });
+                           shared_atomics_kernel<<<blocks, 256>>>(
+                               reinterpret_cast<unsigned long long*>(sink.data()), iterations);
+                           SEXTANT_CUDA_CHECK_LAUNCH();
+                         });
   constexpr int launches = 200;
   d.launch_seconds = time_median([&] {
-    for (int i = 0; i < launches; ++i) empty_kernel<<<1, 32>>>();
-    SEXTANT_CUDA_CHECK_LAUNCH();
-  }) / launches;
+                       for (int i = 0; i < launches; ++i) empty_kernel<<<1, 32>>>();
+                       SEXTANT_CUDA_CHECK_LAUNCH();
+                     }) /
+                     launches;
   SEXTANT_CUDA_CHECK(cudaDeviceSynchronize());
   return d;
 }

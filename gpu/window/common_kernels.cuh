@@ -17,15 +17,17 @@ inline constexpr unsigned block_threads = 256;
 template <class Acc>
 __global__ void fill_kernel(Acc* out, std::uint64_t count, Acc value) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += stride) out[i] = value;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += stride)
+    out[i] = value;
 }
 
 // Items start every `stride` positions and are `length` long (windows: S and W; chunks: S and
 // the chunk's read length), clipped at `used`. Sets to `value` every item that crosses one of
 // the boundaries tile, 2*tile, ... < used.
 template <class Acc>
-__global__ void init_crossing_kernel(Acc* out, std::uint64_t items, std::uint64_t stride, std::uint64_t length,
-                                     std::uint64_t used, std::uint64_t tile, std::uint64_t boundaries, Acc value) {
+__global__ void init_crossing_kernel(Acc* out, std::uint64_t items, std::uint64_t stride,
+                                     std::uint64_t length, std::uint64_t used, std::uint64_t tile,
+                                     std::uint64_t boundaries, Acc value) {
   for (std::uint64_t b = blockIdx.x; b < boundaries; b += gridDim.x) {
     const std::uint64_t pos = (b + 1) * tile;
     // crossing: start < pos < min(start + length, used)
@@ -51,8 +53,8 @@ void fill(Acc* out, std::uint64_t count, Acc value, cudaStream_t stream) {
 // Identity into the items that several tiles contribute to. When most items cross (items
 // longer than tiles), filling all of them is cheaper than walking the boundaries.
 template <class Acc>
-void init_crossing(Acc* out, std::uint64_t items, std::uint64_t stride, std::uint64_t length, std::uint64_t used,
-                   std::uint64_t tile, Acc value, cudaStream_t stream) {
+void init_crossing(Acc* out, std::uint64_t items, std::uint64_t stride, std::uint64_t length,
+                   std::uint64_t used, std::uint64_t tile, Acc value, cudaStream_t stream) {
   if (items == 0 || used <= tile) return;
   const std::uint64_t boundaries = (used - 1) / tile;
   const std::uint64_t per_boundary = (length + stride - 1) / stride + 1;
@@ -62,7 +64,8 @@ void init_crossing(Acc* out, std::uint64_t items, std::uint64_t stride, std::uin
   }
   const unsigned grid = static_cast<unsigned>(std::min<std::uint64_t>(boundaries, 65535));
   const unsigned threads = per_boundary >= 128 ? block_threads : 32;
-  init_crossing_kernel<<<grid, threads, 0, stream>>>(out, items, stride, length, used, tile, boundaries, value);
+  init_crossing_kernel<<<grid, threads, 0, stream>>>(out, items, stride, length, used, tile, boundaries,
+                                                     value);
   SEXTANT_CUDA_CHECK_LAUNCH();
 }
 

@@ -17,7 +17,7 @@ void run_coop(const Launch& launch) {
   Acc* out = args.out.as<Acc>();
   if (launch.plan.heads) {
     launch_heads<Agg>(args.in.as<T>(), out, g, launch.plan.group, launch.plan.pieces, launch.multiprocessors,
-                       launch.stream);
+                      launch.stream);
     return;
   }
   TileParams p;
@@ -26,7 +26,8 @@ void run_coop(const Launch& launch) {
   p.tiles = (g.used + p.layout.tile - 1) / p.layout.tile;
   p.head_shift = head_shift(args.in.data, sizeof(T));
   init_crossing(out, g.windows, g.slide, g.length, g.used, p.layout.tile, Agg::identity(), launch.stream);
-  launch_tile_kernel<Agg, TileMode::coop>(args.in.as<T>(), out, nullptr, p, launch.multiprocessors, launch.stream);
+  launch_tile_kernel<Agg, TileMode::coop>(args.in.as<T>(), out, nullptr, p, launch.multiprocessors,
+                                          launch.stream);
 }
 
 }  // namespace

@@ -1,6 +1,4 @@
 // The GPU entry points: argument checks, the workspace, the selector's choice, the launch.
-#include "gpu/window/count_window_gpu.hpp"
-
 #include <cuda_runtime.h>
 
 #include <array>
@@ -12,6 +10,7 @@
 #include "gpu/device_buffer.cuh"
 #include "gpu/device_query.hpp"
 #include "gpu/window/common_kernels.cuh"
+#include "gpu/window/count_window_gpu.hpp"
 #include "gpu/window/launch.cuh"
 #include "templates/window/chunk_geometry.hpp"
 
@@ -32,12 +31,16 @@ struct GpuWorkspace::Impl {
   }
 };
 
-GpuWorkspace::GpuWorkspace(int ordinal) : impl_(std::make_unique<Impl>()) { impl_->ordinal = ordinal; }
+GpuWorkspace::GpuWorkspace(int ordinal) : impl_(std::make_unique<Impl>()) {
+  impl_->ordinal = ordinal;
+}
 GpuWorkspace::~GpuWorkspace() = default;
 GpuWorkspace::GpuWorkspace(GpuWorkspace&&) noexcept = default;
 GpuWorkspace& GpuWorkspace::operator=(GpuWorkspace&&) noexcept = default;
 
-int GpuWorkspace::ordinal() const noexcept { return impl_->ordinal; }
+int GpuWorkspace::ordinal() const noexcept {
+  return impl_->ordinal;
+}
 
 std::size_t GpuWorkspace::held_bytes() const noexcept {
   std::size_t total = 0;
@@ -62,7 +65,9 @@ void* GpuWorkspace::reserve(int slot, std::size_t bytes) {
 
 namespace {
 
-void check_ordinal(int ordinal) { ::sextant::gpu::device_info(ordinal); }
+void check_ordinal(int ordinal) {
+  ::sextant::gpu::device_info(ordinal);
+}
 
 // The library's own workspace per device, and the lock that serialises its users.
 struct DefaultWorkspace {
@@ -91,8 +96,8 @@ void check_device_pointer(const void* p, int ordinal, const char* parameter) {
   }
   const bool device = attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged;
   if (!device || (attributes.type == cudaMemoryTypeDevice && attributes.device != ordinal))
-    throw Error::argument(parameter, "host or other-device pointer", "device memory of gpu" + std::to_string(ordinal),
-                          "not device memory of this GPU");
+    throw Error::argument(parameter, "host or other-device pointer",
+                          "device memory of gpu" + std::to_string(ordinal), "not device memory of this GPU");
 }
 
 void check_alignment(const void* p, std::size_t bytes, const char* parameter) {
@@ -101,15 +106,27 @@ void check_alignment(const void* p, std::size_t bytes, const char* parameter) {
                           "values must be naturally aligned");
 }
 
-void launch(const CountPlan& plan, const CountWindowArgs& args, GpuWorkspace& workspace, cudaStream_t stream) {
+void launch(const CountPlan& plan, const CountWindowArgs& args, GpuWorkspace& workspace,
+            cudaStream_t stream) {
   const detail::Launch l{plan, args, workspace, stream, device_profile(workspace.ordinal()).multiprocessors};
   switch (plan.algorithm) {
-    case CountAlgorithm::gbl: detail::launch_gbl(l); break;
-    case CountAlgorithm::sh: detail::launch_sh(l); break;
-    case CountAlgorithm::coop: detail::launch_coop(l); break;
-    case CountAlgorithm::direct_prefix: detail::launch_direct_prefix(l); break;
-    case CountAlgorithm::reduced_prefix: detail::launch_reduced_prefix(l); break;
-    case CountAlgorithm::automatic: throw Error::internal("run_plan given an unresolved 'automatic' plan");
+    case CountAlgorithm::gbl:
+      detail::launch_gbl(l);
+      break;
+    case CountAlgorithm::sh:
+      detail::launch_sh(l);
+      break;
+    case CountAlgorithm::coop:
+      detail::launch_coop(l);
+      break;
+    case CountAlgorithm::direct_prefix:
+      detail::launch_direct_prefix(l);
+      break;
+    case CountAlgorithm::reduced_prefix:
+      detail::launch_reduced_prefix(l);
+      break;
+    case CountAlgorithm::automatic:
+      throw Error::internal("run_plan given an unresolved 'automatic' plan");
   }
 }
 
@@ -122,8 +139,8 @@ DeviceProfile current_profile(int ordinal, const GpuWorkspace& workspace) {
   return profile;
 }
 
-CountPlan run_device(int ordinal, const CountWindowArgs& args, CountAlgorithm algorithm, GpuWorkspace& workspace,
-                     cudaStream_t stream) {
+CountPlan run_device(int ordinal, const CountWindowArgs& args, CountAlgorithm algorithm,
+                     GpuWorkspace& workspace, cudaStream_t stream) {
   const CountPlan plan = select_count_window(algorithm, args.problem(), current_profile(ordinal, workspace));
   if (args.problem().windows() == 0) return plan;
   launch(plan, args, workspace, stream);
@@ -154,7 +171,8 @@ CountPlan aggregate_count_device(int ordinal, const CountWindowArgs& args, Count
   return run_device(ordinal, args, algorithm, *own.workspace, s);
 }
 
-void run_plan(int ordinal, const CountPlan& plan, const CountWindowArgs& args, GpuWorkspace& workspace, void* stream) {
+void run_plan(int ordinal, const CountPlan& plan, const CountWindowArgs& args, GpuWorkspace& workspace,
+              void* stream) {
   check_device_args(ordinal, args);
   if (args.problem().windows() == 0) return;
   ::sextant::gpu::ScopedDevice scope(ordinal);
@@ -178,10 +196,11 @@ CountPlan aggregate_count_host(int ordinal, const ColumnView& in_host, const Mut
     void* in_dev = ws.reserve(detail::host_in_slot, in_bytes);
     void* out_dev = ws.reserve(detail::host_out_slot, out_bytes);
     if (in_bytes != 0) SEXTANT_CUDA_CHECK(cudaMemcpy(in_dev, in_host.data, in_bytes, cudaMemcpyHostToDevice));
-    const CountWindowArgs args{ColumnView(in_host.type, in_dev, used), MutableColumnView(out_host.type, out_dev, windows),
-                               spec, kind};
+    const CountWindowArgs args{ColumnView(in_host.type, in_dev, used),
+                               MutableColumnView(out_host.type, out_dev, windows), spec, kind};
     const CountPlan plan = run_device(ordinal, args, algorithm, ws, nullptr);
-    if (out_bytes != 0) SEXTANT_CUDA_CHECK(cudaMemcpy(out_host.data, out_dev, out_bytes, cudaMemcpyDeviceToHost));
+    if (out_bytes != 0)
+      SEXTANT_CUDA_CHECK(cudaMemcpy(out_host.data, out_dev, out_bytes, cudaMemcpyDeviceToHost));
     return plan;
   };
   if (workspace != nullptr) return body(*workspace);
@@ -215,8 +234,8 @@ __global__ void fill_random_kernel(T* out, std::uint64_t count, std::uint64_t ba
 
 }  // namespace
 
-std::vector<double> time_plan(int ordinal, const CountPlan& plan, const CountWindowArgs& args, GpuWorkspace& workspace,
-                              int warmups, int repeats) {
+std::vector<double> time_plan(int ordinal, const CountPlan& plan, const CountWindowArgs& args,
+                              GpuWorkspace& workspace, int warmups, int repeats) {
   check_device_args(ordinal, args);
   std::vector<double> seconds;
   if (args.problem().windows() == 0) return seconds;
@@ -262,10 +281,12 @@ MutableColumnView DeviceColumn::mutable_view() noexcept {
 void DeviceColumn::upload(const ColumnView& host) {
   if (host.type != type_ || host.size != size_)
     throw Error::argument("host", std::to_string(host.size) + " " + std::string(to_string(host.type)),
-                          std::to_string(size_) + " " + std::string(to_string(type_)), "column shape differs");
+                          std::to_string(size_) + " " + std::string(to_string(type_)),
+                          "column shape differs");
   ::sextant::gpu::ScopedDevice scope(ordinal_);
   if (size_ != 0)
-    SEXTANT_CUDA_CHECK(cudaMemcpy(mutable_view().data, host.data, size_ * size_of(type_), cudaMemcpyHostToDevice));
+    SEXTANT_CUDA_CHECK(
+        cudaMemcpy(mutable_view().data, host.data, size_ * size_of(type_), cudaMemcpyHostToDevice));
 }
 
 Column DeviceColumn::download() const {
@@ -279,14 +300,14 @@ Column DeviceColumn::download() const {
 
 Column DeviceColumn::download(std::size_t first, std::size_t count) const {
   if (first > size_ || count > size_ - first)
-    throw Error::argument("range", std::to_string(first) + "+" + std::to_string(count), "within " + std::to_string(size_),
-                          "outside the column");
+    throw Error::argument("range", std::to_string(first) + "+" + std::to_string(count),
+                          "within " + std::to_string(size_), "outside the column");
   Column out = make_column(type_, count);
   ::sextant::gpu::ScopedDevice scope(ordinal_);
   if (count != 0)
     SEXTANT_CUDA_CHECK(cudaMemcpy(window::mutable_view(out).data,
-                                  static_cast<const char*>(view().data) + first * size_of(type_), count * size_of(type_),
-                                  cudaMemcpyDeviceToHost));
+                                  static_cast<const char*>(view().data) + first * size_of(type_),
+                                  count * size_of(type_), cudaMemcpyDeviceToHost));
   return out;
 }
 
@@ -299,8 +320,8 @@ void DeviceColumn::fill_random(std::uint64_t seed) {
   visit_value_type(type_, [&](auto t) {
     using T = decltype(t);
     if (size_ == 0) return;
-    fill_random_kernel<T><<<detail::grid_for(size_, 256 * 16, 65535), 256>>>(static_cast<T*>(mutable_view().data), size_,
-                                                                                base);
+    fill_random_kernel<T><<<detail::grid_for(size_, 256 * 16, 65535), 256>>>(
+        static_cast<T*>(mutable_view().data), size_, base);
     SEXTANT_CUDA_CHECK_LAUNCH();
   });
   SEXTANT_CUDA_CHECK(cudaDeviceSynchronize());

@@ -59,8 +59,8 @@ void run_plan(int ordinal, const CountPlan& plan, const CountWindowArgs& args, G
 
 // Device time of a plan, in seconds per run, measured with CUDA events around each of
 // `repeats` runs after `warmups` untimed ones (benchmarks).
-std::vector<double> time_plan(int ordinal, const CountPlan& plan, const CountWindowArgs& args, GpuWorkspace& workspace,
-                              int warmups, int repeats);
+std::vector<double> time_plan(int ordinal, const CountPlan& plan, const CountWindowArgs& args,
+                              GpuWorkspace& workspace, int warmups, int repeats);
 
 // Host columns: copies the input to the device, runs, copies the K results back. Uses the
 // workspace's slots for the copies.

@@ -37,7 +37,8 @@ __device__ __forceinline__ void cas_loop_64(double* address, double value, F com
   auto* word = reinterpret_cast<unsigned long long*>(address);
   unsigned long long old = *word;
   while (true) {
-    const auto desired = static_cast<unsigned long long>(__double_as_longlong(combine(__longlong_as_double(old), value)));
+    const auto desired =
+        static_cast<unsigned long long>(__double_as_longlong(combine(__longlong_as_double(old), value)));
     if (desired == old) return;
     const unsigned long long seen = atomicCAS(word, old, desired);
     if (seen == old) return;

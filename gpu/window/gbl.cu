@@ -11,8 +11,9 @@ namespace sextant::window::gpu::detail {
 namespace {
 
 template <class Agg>
-__global__ void __launch_bounds__(block_threads) gbl_kernel(const typename Agg::Input* __restrict__ in,
-                                                            typename Agg::Acc* __restrict__ out, ChunkGeometry g) {
+__global__ void __launch_bounds__(block_threads)
+    gbl_kernel(const typename Agg::Input* __restrict__ in, typename Agg::Acc* __restrict__ out,
+               ChunkGeometry g) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   const std::uint32_t lane = threadIdx.x & 31;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < g.used; i += stride) {

@@ -19,10 +19,9 @@
 namespace sextant::window::gpu::detail {
 
 template <class Agg>
-__global__ void __launch_bounds__(block_threads) heads_kernel(const typename Agg::Input* __restrict__ in,
-                                                              typename Agg::Acc* __restrict__ out, ChunkGeometry g,
-                                                              std::uint32_t group, std::uint32_t pieces,
-                                                              std::uint64_t piece_length) {
+__global__ void __launch_bounds__(block_threads)
+    heads_kernel(const typename Agg::Input* __restrict__ in, typename Agg::Acc* __restrict__ out,
+                 ChunkGeometry g, std::uint32_t group, std::uint32_t pieces, std::uint64_t piece_length) {
   using T = typename Agg::Input;
   using Acc = typename Agg::Acc;
   constexpr std::uint32_t per_vector = 16 / sizeof(T);
@@ -33,7 +32,8 @@ __global__ void __launch_bounds__(block_threads) heads_kernel(const typename Agg
   const std::uint64_t per_block = block_threads / group;
   const std::uint64_t groups = std::uint64_t{gridDim.x} * per_block;
   const std::uint64_t items = g.windows * pieces;
-  for (std::uint64_t item = std::uint64_t{blockIdx.x} * per_block + threadIdx.x / group; item < items; item += groups) {
+  for (std::uint64_t item = std::uint64_t{blockIdx.x} * per_block + threadIdx.x / group; item < items;
+       item += groups) {
     const std::uint64_t k = item / pieces, m = item - k * pieces;
     const std::uint64_t begin = m * piece_length;
     const std::uint64_t length = min(piece_length, g.length - begin);
@@ -63,10 +63,13 @@ __global__ void __launch_bounds__(block_threads) heads_kernel(const typename Agg
       scalar_end = (va - pa) / sizeof(T);  // the head before the first vector
       tail_begin = (vb - pa) / sizeof(T);  // the tail after the last one
     }
-    for (std::uint64_t i = scalar_begin + g_lane; i < scalar_end; i += group) acc = Agg::combine(acc, Agg::lift(first[i]));
+    for (std::uint64_t i = scalar_begin + g_lane; i < scalar_end; i += group)
+      acc = Agg::combine(acc, Agg::lift(first[i]));
     if (tail_begin < length)
-      for (std::uint64_t i = tail_begin + g_lane; i < length; i += group) acc = Agg::combine(acc, Agg::lift(first[i]));
-    for (std::uint32_t off = group >> 1; off > 0; off >>= 1) acc = Agg::combine(acc, __shfl_xor_sync(mask, acc, off));
+      for (std::uint64_t i = tail_begin + g_lane; i < length; i += group)
+        acc = Agg::combine(acc, Agg::lift(first[i]));
+    for (std::uint32_t off = group >> 1; off > 0; off >>= 1)
+      acc = Agg::combine(acc, __shfl_xor_sync(mask, acc, off));
     if (g_lane == 0) {
       if (pieces == 1)
         out[k] = acc;
@@ -77,8 +80,8 @@ __global__ void __launch_bounds__(block_threads) heads_kernel(const typename Agg
 }
 
 template <class Agg>
-void launch_heads(const typename Agg::Input* in, typename Agg::Acc* out, const ChunkGeometry& g, std::uint32_t group,
-                  std::uint32_t pieces, int multiprocessors, cudaStream_t stream) {
+void launch_heads(const typename Agg::Input* in, typename Agg::Acc* out, const ChunkGeometry& g,
+                  std::uint32_t group, std::uint32_t pieces, int multiprocessors, cudaStream_t stream) {
   const std::uint64_t piece_length = (g.length + pieces - 1) / pieces;
   if (pieces > 1) fill(out, g.windows, Agg::identity(), stream);
   const std::uint64_t threads = g.windows * pieces * group;

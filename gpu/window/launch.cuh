@@ -40,7 +40,8 @@ inline std::uint32_t head_shift(const void* p, std::size_t value_bytes) {
 template <class Kernel>
 void allow_shared(Kernel kernel, std::uint32_t bytes) {
   if (bytes > 48 * 1024)
-    SEXTANT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+    SEXTANT_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
 }
 
 }  // namespace sextant::window::gpu::detail

@@ -9,8 +9,9 @@
 //   running totals inside the tile at chunk starts (and head ends), CUB scans the tile totals
 //   only, and window k = (E[tile] + L at its end) - (E[tile] + L at its start): with r = 0 one
 //   array of running totals serves both ends, 4n + 24n/S bytes in all.
-#include <cub/device/device_scan.cuh>
 #include <thrust/iterator/transform_iterator.h>
+
+#include <cub/device/device_scan.cuh>
 
 #include "gpu/window/heads_kernel.cuh"
 #include "gpu/window/launch.cuh"
@@ -34,11 +35,11 @@ struct CombineOp {
 
 // out[k] = prefix[k * stride + span] - prefix[k * stride] (+ head[k + head_offset]).
 template <class Agg>
-__global__ void __launch_bounds__(block_threads) prefix_expand_kernel(const typename Agg::Acc* __restrict__ prefix,
-                                                                      const typename Agg::Acc* __restrict__ head,
-                                                                      typename Agg::Acc* __restrict__ out,
-                                                                      std::uint64_t windows, std::uint64_t stride,
-                                                                      std::uint64_t span, std::uint64_t head_offset) {
+__global__ void __launch_bounds__(block_threads)
+    prefix_expand_kernel(const typename Agg::Acc* __restrict__ prefix,
+                         const typename Agg::Acc* __restrict__ head, typename Agg::Acc* __restrict__ out,
+                         std::uint64_t windows, std::uint64_t stride, std::uint64_t span,
+                         std::uint64_t head_offset) {
   const std::uint64_t step = std::uint64_t{gridDim.x} * blockDim.x;
   for (std::uint64_t k = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; k < windows; k += step) {
     const std::uint64_t at = k * stride;
@@ -52,9 +53,11 @@ __global__ void __launch_bounds__(block_threads) prefix_expand_kernel(const type
 template <class Agg, class Input>
 void inclusive_scan(Input in, typename Agg::Acc* out, std::uint64_t count, const Launch& launch) {
   std::size_t bytes = 0;
-  SEXTANT_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, in, out, CombineOp<Agg>{}, count, launch.stream));
+  SEXTANT_CUDA_CHECK(
+      cub::DeviceScan::InclusiveScan(nullptr, bytes, in, out, CombineOp<Agg>{}, count, launch.stream));
   void* scratch = launch.workspace.reserve(scan_scratch_slot, bytes);
-  SEXTANT_CUDA_CHECK(cub::DeviceScan::InclusiveScan(scratch, bytes, in, out, CombineOp<Agg>{}, count, launch.stream));
+  SEXTANT_CUDA_CHECK(
+      cub::DeviceScan::InclusiveScan(scratch, bytes, in, out, CombineOp<Agg>{}, count, launch.stream));
 }
 
 template <class Agg>
@@ -75,7 +78,8 @@ void run_direct(const Launch& launch) {
     const ChunkGeometry g = make_geometry(args.in.size, args.spec.length, args.spec.slide);
     auto* prefix = static_cast<Acc*>(launch.workspace.reserve(partials_slot, (g.used + 1) * sizeof(Acc)));
     SEXTANT_CUDA_CHECK(cudaMemsetAsync(prefix, 0, sizeof(Acc), launch.stream));  // the identity, 0
-    inclusive_scan<Agg>(thrust::make_transform_iterator(args.in.as<T>(), LiftOp<Agg>{}), prefix + 1, g.used, launch);
+    inclusive_scan<Agg>(thrust::make_transform_iterator(args.in.as<T>(), LiftOp<Agg>{}), prefix + 1, g.used,
+                        launch);
     expand<Agg>(prefix, nullptr, args.out.as<Acc>(), g.windows, g.slide, g.length, 0, launch.stream);
   } else {
     throw Error::internal("DIRECT-PREFIX launched for a non-invertible function");
@@ -85,10 +89,12 @@ void run_direct(const Launch& launch) {
 // Window k from running totals: start = E[tile of kS] + L[k]; end (one past its last value,
 // e = (k + q)S + r) = E[tile of e - 1] + Lend[k], or with r = 0 the start of chunk k + q.
 template <class Agg>
-__global__ void __launch_bounds__(block_threads) tile_scan_expand_kernel(
-    const typename Agg::Acc* __restrict__ tile_before, const typename Agg::Acc* __restrict__ tile_total,
-    const typename Agg::Acc* __restrict__ starts, const typename Agg::Acc* __restrict__ ends,
-    typename Agg::Acc* __restrict__ out, ChunkGeometry g, std::uint64_t tile, std::uint64_t tiles) {
+__global__ void __launch_bounds__(block_threads)
+    tile_scan_expand_kernel(const typename Agg::Acc* __restrict__ tile_before,
+                            const typename Agg::Acc* __restrict__ tile_total,
+                            const typename Agg::Acc* __restrict__ starts,
+                            const typename Agg::Acc* __restrict__ ends, typename Agg::Acc* __restrict__ out,
+                            ChunkGeometry g, std::uint64_t tile, std::uint64_t tiles) {
   using Acc = typename Agg::Acc;
   const std::uint64_t step = std::uint64_t{gridDim.x} * blockDim.x;
   for (std::uint64_t k = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; k < g.windows; k += step) {
@@ -121,16 +127,17 @@ void run_tile_scan(const Launch& launch, TileParams p, typename Agg::Acc* out) {
   p.tile_total = totals;
   p.local_start = starts;
   p.local_end = ends;
-  launch_tile_kernel<Agg, TileMode::local_prefix>(launch.args.in.as<T>(), nullptr, nullptr, p, launch.multiprocessors,
-                                                   launch.stream);
+  launch_tile_kernel<Agg, TileMode::local_prefix>(launch.args.in.as<T>(), nullptr, nullptr, p,
+                                                  launch.multiprocessors, launch.stream);
   std::size_t bytes = 0;
-  SEXTANT_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, bytes, totals, before, CombineOp<Agg>{}, Agg::identity(),
-                                                    p.tiles, launch.stream));
+  SEXTANT_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(nullptr, bytes, totals, before, CombineOp<Agg>{},
+                                                    Agg::identity(), p.tiles, launch.stream));
   void* scratch = launch.workspace.reserve(scan_scratch_slot, bytes);
-  SEXTANT_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(scratch, bytes, totals, before, CombineOp<Agg>{}, Agg::identity(),
-                                                    p.tiles, launch.stream));
-  tile_scan_expand_kernel<Agg><<<grid_for(g.windows, block_threads * 4, 1u << 20), block_threads, 0, launch.stream>>>(
-      before, totals, starts, ends, out, g, p.layout.tile, p.tiles);
+  SEXTANT_CUDA_CHECK(cub::DeviceScan::ExclusiveScan(scratch, bytes, totals, before, CombineOp<Agg>{},
+                                                    Agg::identity(), p.tiles, launch.stream));
+  tile_scan_expand_kernel<Agg>
+      <<<grid_for(g.windows, block_threads * 4, 1u << 20), block_threads, 0, launch.stream>>>(
+          before, totals, starts, ends, out, g, p.layout.tile, p.tiles);
   SEXTANT_CUDA_CHECK_LAUNCH();
 }
 
@@ -143,8 +150,8 @@ void run_reduced(const Launch& launch) {
     const ChunkGeometry g = make_geometry(args.in.size, args.spec.length, args.spec.slide);
     Acc* out = args.out.as<Acc>();
     if (launch.plan.heads) {  // S > W with wide gaps: a window is its chunk's head, read directly
-      launch_heads<Agg>(args.in.as<T>(), out, g, launch.plan.group, launch.plan.pieces, launch.multiprocessors,
-                       launch.stream);
+      launch_heads<Agg>(args.in.as<T>(), out, g, launch.plan.group, launch.plan.pieces,
+                        launch.multiprocessors, launch.stream);
       return;
     }
     TileParams p;
@@ -155,7 +162,8 @@ void run_reduced(const Launch& launch) {
     const std::uint64_t tile = p.layout.tile;
     if (g.full_chunks == 0) {  // S > W, narrow gaps: a window is its chunk's head, sliced into the results
       init_crossing(out, g.chunks, g.slide, g.read_length, g.used, tile, Agg::identity(), launch.stream);
-      launch_tile_kernel<Agg, TileMode::partials>(args.in.as<T>(), nullptr, out, p, launch.multiprocessors, launch.stream);
+      launch_tile_kernel<Agg, TileMode::partials>(args.in.as<T>(), nullptr, out, p, launch.multiprocessors,
+                                                  launch.stream);
       return;
     }
     if (launch.plan.reduced == ReducedVariant::tile_scan) {
@@ -168,8 +176,10 @@ void run_reduced(const Launch& launch) {
     Acc* head = has_head ? prefix + g.chunks + 1 : nullptr;
     SEXTANT_CUDA_CHECK(cudaMemsetAsync(prefix, 0, sizeof(Acc), launch.stream));
     init_crossing(prefix + 1, g.chunks, g.slide, g.read_length, g.used, tile, Agg::identity(), launch.stream);
-    if (has_head) init_crossing(head, g.chunks, g.slide, g.read_length, g.used, tile, Agg::identity(), launch.stream);
-    launch_tile_kernel<Agg, TileMode::partials>(args.in.as<T>(), prefix + 1, head, p, launch.multiprocessors, launch.stream);
+    if (has_head)
+      init_crossing(head, g.chunks, g.slide, g.read_length, g.used, tile, Agg::identity(), launch.stream);
+    launch_tile_kernel<Agg, TileMode::partials>(args.in.as<T>(), prefix + 1, head, p, launch.multiprocessors,
+                                                launch.stream);
     // PC[j] = C[0] + ... + C[j-1]; C[chunks-1] is never needed.
     inclusive_scan<Agg>(prefix + 1, prefix + 1, g.chunks - 1, launch);
     expand<Agg>(prefix, head, out, g.windows, 1, g.full_chunks, g.full_chunks, launch.stream);
@@ -181,11 +191,13 @@ void run_reduced(const Launch& launch) {
 }  // namespace
 
 void launch_direct_prefix(const Launch& launch) {
-  visit_aggregate(launch.args.in.type, launch.args.kind, [&](auto agg) { run_direct<decltype(agg)>(launch); });
+  visit_aggregate(launch.args.in.type, launch.args.kind,
+                  [&](auto agg) { run_direct<decltype(agg)>(launch); });
 }
 
 void launch_reduced_prefix(const Launch& launch) {
-  visit_aggregate(launch.args.in.type, launch.args.kind, [&](auto agg) { run_reduced<decltype(agg)>(launch); });
+  visit_aggregate(launch.args.in.type, launch.args.kind,
+                  [&](auto agg) { run_reduced<decltype(agg)>(launch); });
 }
 
 }  // namespace sextant::window::gpu::detail

@@ -12,9 +12,9 @@ namespace sextant::window::gpu::detail {
 namespace {
 
 template <class Agg>
-__global__ void __launch_bounds__(block_threads) sh_kernel(const typename Agg::Input* __restrict__ in,
-                                                           typename Agg::Acc* __restrict__ out, ChunkGeometry g,
-                                                           std::uint64_t tile) {
+__global__ void __launch_bounds__(block_threads)
+    sh_kernel(const typename Agg::Input* __restrict__ in, typename Agg::Acc* __restrict__ out,
+              ChunkGeometry g, std::uint64_t tile) {
   using Acc = typename Agg::Acc;
   extern __shared__ __align__(16) unsigned char smem[];
   Acc* slots = reinterpret_cast<Acc*>(smem);

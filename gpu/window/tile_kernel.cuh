@@ -21,9 +21,9 @@
 
 #include <cuda_runtime.h>
 
-#include <cub/block/block_scan.cuh>
 #include <cstdint>
 #include <cstring>
+#include <cub/block/block_scan.cuh>
 #include <type_traits>
 
 #include "gpu/window/common_kernels.cuh"
@@ -61,16 +61,20 @@ __device__ __forceinline__ std::uint32_t shared_address(const void* p) {
 __device__ __forceinline__ void barrier_init(std::uint64_t* bar) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(bar)) : "memory");
 }
-__device__ __forceinline__ void barrier_init_fence() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+__device__ __forceinline__ void barrier_init_fence() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
 __device__ __forceinline__ void barrier_expect(std::uint64_t* bar, std::uint32_t bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes)
                : "memory");
 }
-__device__ __forceinline__ void bulk_copy(void* dst, const void* src, std::uint32_t bytes, std::uint64_t* bar) {
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                   shared_address(dst)),
-               "l"(src), "r"(bytes), "r"(shared_address(bar))
-               : "memory");
+__device__ __forceinline__ void bulk_copy(void* dst, const void* src, std::uint32_t bytes,
+                                          std::uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+          shared_address(dst)),
+      "l"(src), "r"(bytes), "r"(shared_address(bar))
+      : "memory");
 }
 __device__ __forceinline__ void barrier_wait(std::uint64_t* bar, std::uint32_t parity) {
   asm volatile(
@@ -84,7 +88,9 @@ __device__ __forceinline__ void barrier_wait(std::uint64_t* bar, std::uint32_t p
       : "memory");
 }
 // Orders this thread's ordinary shared-memory accesses before later bulk copies into them.
-__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+__device__ __forceinline__ void fence_proxy_async() {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
 
 // Values [t0, t1) of a tile; staged[i - t0 + head_shift] holds value i.
 struct TileSpan {
@@ -97,8 +103,8 @@ __device__ __forceinline__ TileSpan tile_span(std::uint64_t tile, const TilePara
 
 // Thread 0: the aligned 16-byte vectors of the tile, by one bulk copy completing on `bar`.
 template <class T>
-__device__ __forceinline__ void issue_tile(const T* in, std::uint64_t tile, unsigned char* stage, std::uint64_t* bar,
-                                           const TileParams& p) {
+__device__ __forceinline__ void issue_tile(const T* in, std::uint64_t tile, unsigned char* stage,
+                                           std::uint64_t* bar, const TileParams& p) {
   constexpr std::uint32_t per_vector = 16 / sizeof(T);
   const TileSpan s = tile_span(tile, p);
   const std::uint32_t h = p.head_shift;
@@ -107,20 +113,22 @@ __device__ __forceinline__ void issue_tile(const T* in, std::uint64_t tile, unsi
   const auto bytes = static_cast<std::uint32_t>(nvec > first ? (nvec - first) * 16 : 0);
   barrier_expect(bar, bytes);
   if (bytes != 0)
-    bulk_copy(stage + first * 16, reinterpret_cast<const unsigned char*>(in + s.t0) - h * sizeof(T) + first * 16,
-              bytes, bar);
+    bulk_copy(stage + first * 16,
+              reinterpret_cast<const unsigned char*>(in + s.t0) - h * sizeof(T) + first * 16, bytes, bar);
 }
 
 // The values of partial vectors at both ends, which the bulk copy leaves out.
 template <class T>
-__device__ __forceinline__ void load_tile_ends(const T* __restrict__ in, T* staged, TileSpan s, std::uint32_t h) {
+__device__ __forceinline__ void load_tile_ends(const T* __restrict__ in, T* staged, TileSpan s,
+                                               std::uint32_t h) {
   constexpr std::uint32_t per_vector = 16 / sizeof(T);
   const std::uint64_t nvec = (h + (s.t1 - s.t0)) / per_vector;
   const std::uint64_t head_end = h > 0 ? min(s.t0 + (per_vector - h), s.t1) : s.t0;
   const std::uint64_t tail_begin = max(head_end, s.t0 - h + nvec * per_vector);
   const std::uint64_t head_count = head_end - s.t0, tail_count = s.t1 - tail_begin;
   if (threadIdx.x < head_count + tail_count) {
-    const std::uint64_t i = threadIdx.x < head_count ? s.t0 + threadIdx.x : tail_begin + (threadIdx.x - head_count);
+    const std::uint64_t i =
+        threadIdx.x < head_count ? s.t0 + threadIdx.x : tail_begin + (threadIdx.x - head_count);
     staged[i - s.t0 + h] = in[i];
   }
 }
@@ -171,7 +179,8 @@ __device__ __forceinline__ void slice_runs(const typename Agg::Input* staged, ty
     const std::uint32_t full_count = static_cast<std::uint32_t>(min(slide, std::uint64_t{run} + 1));
     const std::uint32_t head_count = static_cast<std::uint32_t>(min(rest, std::uint64_t{run} + 1));
     std::uint32_t left = static_cast<std::uint32_t>(min(slide - off, std::uint64_t{run} + 1));
-    std::uint32_t head_left = off < rest ? static_cast<std::uint32_t>(min(rest - off, std::uint64_t{run} + 1)) : 0;
+    std::uint32_t head_left =
+        off < rest ? static_cast<std::uint32_t>(min(rest - off, std::uint64_t{run} + 1)) : 0;
     bool from_start = off == 0;  // the open segment began at its chunk's first value
     bool open = false;
     Acc acc_full = Agg::identity(), acc_head = Agg::identity();
@@ -271,7 +280,8 @@ struct SegmentPair {
 
 template <class Agg>
 struct SegmentOp {
-  __device__ __forceinline__ SegmentPair<Agg> operator()(const SegmentPair<Agg>& a, const SegmentPair<Agg>& b) const {
+  __device__ __forceinline__ SegmentPair<Agg> operator()(const SegmentPair<Agg>& a,
+                                                         const SegmentPair<Agg>& b) const {
     return {b.starts ? b.value : Agg::combine(a.value, b.value), a.starts | b.starts};
   }
 };
@@ -279,8 +289,9 @@ struct SegmentOp {
 // out[slot(i)] = combine of in[slot(.)] over the part of i's segment up to i (forward) or from
 // i (reverse); segments are [m*q, (m+1)*q) clipped to [0, count). `out` may be `in`.
 template <class Agg>
-__device__ __forceinline__ void segmented_scan(const typename Agg::Acc* in, typename Agg::Acc* out, std::uint32_t count,
-                                               std::uint64_t q, bool reverse, const TileLayout& l, void* scratch) {
+__device__ __forceinline__ void segmented_scan(const typename Agg::Acc* in, typename Agg::Acc* out,
+                                               std::uint32_t count, std::uint64_t q, bool reverse,
+                                               const TileLayout& l, void* scratch) {
   using Acc = typename Agg::Acc;
   using Scan = cub::BlockScan<SegmentPair<Agg>, block_threads, cub::BLOCK_SCAN_WARP_SCANS>;
   static_assert(sizeof(typename Scan::TempStorage) <= tile_scan_scratch_bytes, "scan scratch too small");
@@ -323,10 +334,11 @@ __device__ __forceinline__ void segmented_scan(const typename Agg::Acc* in, type
 
 // COOP-OPT: every window touching the tile gets the tile's part of it.
 template <class Agg, bool HasHead>
-__device__ __forceinline__ void expand_windows(typename Agg::Acc* full, typename Agg::Acc* head, typename Agg::Acc* suf,
-                                               typename Agg::Acc* __restrict__ out, TileSpan s, std::uint64_t j0,
-                                               std::uint32_t chunks, std::uint64_t k_lo, std::uint64_t k_hi,
-                                               void* scratch, const TileParams& p) {
+__device__ __forceinline__ void expand_windows(typename Agg::Acc* full, typename Agg::Acc* head,
+                                               typename Agg::Acc* suf, typename Agg::Acc* __restrict__ out,
+                                               TileSpan s, std::uint64_t j0, std::uint32_t chunks,
+                                               std::uint64_t k_lo, std::uint64_t k_hi, void* scratch,
+                                               const TileParams& p) {
   using Acc = typename Agg::Acc;
   const ChunkGeometry& g = p.g;
   const TileLayout& l = p.layout;
@@ -349,7 +361,8 @@ __device__ __forceinline__ void expand_windows(typename Agg::Acc* full, typename
     } else if (direct) {
       v = Agg::identity();
       const std::int64_t first = ls < 0 ? 0 : ls, last = min(ls + qi - 1, count - 1);
-      for (std::int64_t c = first; c <= last; ++c) v = Agg::combine(v, full[l.slot(static_cast<std::uint32_t>(c))]);
+      for (std::int64_t c = first; c <= last; ++c)
+        v = Agg::combine(v, full[l.slot(static_cast<std::uint32_t>(c))]);
       if constexpr (HasHead) {
         const std::int64_t a = ls + qi;
         if (a >= 0 && a < count) v = Agg::combine(v, head[l.slot(static_cast<std::uint32_t>(a))]);
@@ -361,11 +374,13 @@ __device__ __forceinline__ void expand_windows(typename Agg::Acc* full, typename
       } else if (e >= count) {
         const std::int64_t block_end = ls / qi * qi + qi - 1;
         v = suf[l.slot(static_cast<std::uint32_t>(ls))];
-        if (block_end < count - 1) v = Agg::combine(v, suf[l.slot(static_cast<std::uint32_t>(block_end + 1))]);
+        if (block_end < count - 1)
+          v = Agg::combine(v, suf[l.slot(static_cast<std::uint32_t>(block_end + 1))]);
       } else if (ls % qi == 0) {
         v = suf[l.slot(static_cast<std::uint32_t>(ls))];
       } else {
-        v = Agg::combine(suf[l.slot(static_cast<std::uint32_t>(ls))], pre[l.slot(static_cast<std::uint32_t>(e))]);
+        v = Agg::combine(suf[l.slot(static_cast<std::uint32_t>(ls))],
+                         pre[l.slot(static_cast<std::uint32_t>(e))]);
       }
       if constexpr (HasHead) {
         const std::int64_t a = ls + qi;
@@ -383,8 +398,8 @@ __device__ __forceinline__ void expand_windows(typename Agg::Acc* full, typename
 template <class Agg, bool HasFull, bool HasHead>
 __device__ __forceinline__ void store_partials(const typename Agg::Acc* full, const typename Agg::Acc* head,
                                                typename Agg::Acc* __restrict__ full_out,
-                                               typename Agg::Acc* __restrict__ head_out, TileSpan s, std::uint64_t j0,
-                                               std::uint32_t chunks, const TileParams& p) {
+                                               typename Agg::Acc* __restrict__ head_out, TileSpan s,
+                                               std::uint64_t j0, std::uint32_t chunks, const TileParams& p) {
   const ChunkGeometry& g = p.g;
   const TileLayout& l = p.layout;
   for (std::uint32_t i = threadIdx.x; i < chunks; i += block_threads) {
@@ -423,7 +438,8 @@ __device__ __forceinline__ typename Agg::Acc tile_exclusive_scan(typename Agg::A
   for (std::uint32_t i = begin; i < end; ++i) mine = Agg::combine(mine, full[l.slot(i)]);
   Acc before, total;
   Scan(*reinterpret_cast<typename Scan::TempStorage*>(scratch))
-      .ExclusiveScan(mine, before, Agg::identity(), [](Acc a, Acc b) { return Agg::combine(a, b); }, total);
+      .ExclusiveScan(
+          mine, before, Agg::identity(), [](Acc a, Acc b) { return Agg::combine(a, b); }, total);
   for (std::uint32_t i = begin; i < end; ++i) {
     const Acc part = full[l.slot(i)];
     full[l.slot(i)] = before;
@@ -454,7 +470,8 @@ __device__ __forceinline__ void local_prefixes(typename Agg::Acc* full, const ty
     if (j * g.slide >= s.t0) starts[j] = before;
     if constexpr (HasHead) {
       const std::uint64_t end = j * g.slide + g.rest;  // one past the head's last value
-      if (j >= g.full_chunks && end > s.t0 && end <= s.t1) ends[j - g.full_chunks] = Agg::combine(before, head[l.slot(i)]);
+      if (j >= g.full_chunks && end > s.t0 && end <= s.t1)
+        ends[j - g.full_chunks] = Agg::combine(before, head[l.slot(i)]);
     }
   }
 }
@@ -463,9 +480,9 @@ __device__ __forceinline__ void local_prefixes(typename Agg::Acc* full, const ty
 
 // HasFull: q > 0 (C is needed); HasHead: r > 0 or q == 0 (A is needed).
 template <class Agg, TileMode Mode, bool HasFull, bool HasHead>
-__global__ void __launch_bounds__(block_threads, 3) tile_kernel(const typename Agg::Input* __restrict__ in,
-                                                                typename Agg::Acc* __restrict__ full_out,
-                                                                typename Agg::Acc* __restrict__ head_out, TileParams p) {
+__global__ void __launch_bounds__(block_threads, 3)
+    tile_kernel(const typename Agg::Input* __restrict__ in, typename Agg::Acc* __restrict__ full_out,
+                typename Agg::Acc* __restrict__ head_out, TileParams p) {
   using T = typename Agg::Input;
   using Acc = typename Agg::Acc;
   extern __shared__ __align__(128) unsigned char smem[];
@@ -494,7 +511,8 @@ __global__ void __launch_bounds__(block_threads, 3) tile_kernel(const typename A
     if (threadIdx.x == 0) {
       next = tile + gridDim.x;
       tickets[(i + 1) & 1] = next;
-      if (l.stages == 2 && next < p.tiles) issue_tile(in, next, smem + l.stage_offset(stage ^ 1), &bars[stage ^ 1], p);
+      if (l.stages == 2 && next < p.tiles)
+        issue_tile(in, next, smem + l.stage_offset(stage ^ 1), &bars[stage ^ 1], p);
     }
     T* staged = reinterpret_cast<T*>(smem + l.stage_offset(stage));
     const TileSpan s = tile_span(tile, p);
@@ -515,7 +533,8 @@ __global__ void __launch_bounds__(block_threads, 3) tile_kernel(const typename A
       slice_runs<Agg, HasFull, HasHead>(staged, full, head, s, j0, p);
       __syncthreads();
       if constexpr (Mode == TileMode::coop) {
-        Acc* suf = l.suffix_in_stage ? reinterpret_cast<Acc*>(staged) : reinterpret_cast<Acc*>(smem + l.suffix_offset);
+        Acc* suf = l.suffix_in_stage ? reinterpret_cast<Acc*>(staged)
+                                     : reinterpret_cast<Acc*>(smem + l.suffix_offset);
         expand_windows<Agg, HasHead>(full, head, suf, full_out, s, j0, chunks, k_lo, k_hi, scratch, p);
       } else if constexpr (Mode == TileMode::partials) {
         store_partials<Agg, HasFull, HasHead>(full, head, full_out, head_out, s, j0, chunks, p);
@@ -531,16 +550,20 @@ __global__ void __launch_bounds__(block_threads, 3) tile_kernel(const typename A
 
 // Host: grid and launch of the tile kernel for Agg (a persistent grid: as many blocks as fit).
 template <class Agg, TileMode Mode>
-void launch_tile_kernel(const typename Agg::Input* in, typename Agg::Acc* full_out, typename Agg::Acc* head_out,
-                        const TileParams& p, int multiprocessors, cudaStream_t stream) {
+void launch_tile_kernel(const typename Agg::Input* in, typename Agg::Acc* full_out,
+                        typename Agg::Acc* head_out, const TileParams& p, int multiprocessors,
+                        cudaStream_t stream) {
   const auto go = [&](auto kernel) {
     if (p.layout.total_bytes > 48 * 1024)
       SEXTANT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               static_cast<int>(p.layout.total_bytes)));
     int per_sm = 0;
-    SEXTANT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, p.layout.total_bytes));
-    const std::uint64_t grid = std::min<std::uint64_t>(p.tiles, std::uint64_t(std::max(per_sm, 1)) * multiprocessors);
-    kernel<<<static_cast<unsigned>(grid), block_threads, p.layout.total_bytes, stream>>>(in, full_out, head_out, p);
+    SEXTANT_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_threads, p.layout.total_bytes));
+    const std::uint64_t grid =
+        std::min<std::uint64_t>(p.tiles, std::uint64_t(std::max(per_sm, 1)) * multiprocessors);
+    kernel<<<static_cast<unsigned>(grid), block_threads, p.layout.total_bytes, stream>>>(in, full_out,
+                                                                                         head_out, p);
     SEXTANT_CUDA_CHECK_LAUNCH();
   };
   const bool has_full = p.g.full_chunks > 0;

@@ -44,7 +44,9 @@ struct Aggregate<T, AggregateKind::sum> {
   SEXTANT_HD_INLINE static constexpr Acc identity() noexcept { return Acc{0}; }
   SEXTANT_HD_INLINE static constexpr Acc lift(T x) noexcept { return static_cast<Acc>(x); }
   SEXTANT_HD_INLINE static constexpr Acc combine(Acc a, Acc b) noexcept { return detail::wrapping_add(a, b); }
-  SEXTANT_HD_INLINE static constexpr Acc uncombine(Acc a, Acc b) noexcept { return detail::wrapping_sub(a, b); }
+  SEXTANT_HD_INLINE static constexpr Acc uncombine(Acc a, Acc b) noexcept {
+    return detail::wrapping_sub(a, b);
+  }
 };
 
 template <class T>
@@ -55,7 +57,9 @@ struct Aggregate<T, AggregateKind::count> {
   SEXTANT_HD_INLINE static constexpr Acc identity() noexcept { return 0; }
   SEXTANT_HD_INLINE static constexpr Acc lift(T) noexcept { return 1; }
   SEXTANT_HD_INLINE static constexpr Acc combine(Acc a, Acc b) noexcept { return detail::wrapping_add(a, b); }
-  SEXTANT_HD_INLINE static constexpr Acc uncombine(Acc a, Acc b) noexcept { return detail::wrapping_sub(a, b); }
+  SEXTANT_HD_INLINE static constexpr Acc uncombine(Acc a, Acc b) noexcept {
+    return detail::wrapping_sub(a, b);
+  }
 };
 
 template <class T>
@@ -96,10 +100,14 @@ inline constexpr ValueType accumulator_type = value_type_of<typename A::Acc>;
 template <WindowValue T, class F>
 decltype(auto) visit_aggregate(AggregateKind kind, F&& f) {
   switch (kind) {
-    case AggregateKind::sum: return f(Aggregate<T, AggregateKind::sum>{});
-    case AggregateKind::count: return f(Aggregate<T, AggregateKind::count>{});
-    case AggregateKind::min: return f(Aggregate<T, AggregateKind::min>{});
-    case AggregateKind::max: break;
+    case AggregateKind::sum:
+      return f(Aggregate<T, AggregateKind::sum>{});
+    case AggregateKind::count:
+      return f(Aggregate<T, AggregateKind::count>{});
+    case AggregateKind::min:
+      return f(Aggregate<T, AggregateKind::min>{});
+    case AggregateKind::max:
+      break;
   }
   return f(Aggregate<T, AggregateKind::max>{});
 }
@@ -107,9 +115,8 @@ decltype(auto) visit_aggregate(AggregateKind kind, F&& f) {
 // Calls f(Aggregate<T, K>{}) for a runtime (type, kind).
 template <class F>
 decltype(auto) visit_aggregate(ValueType type, AggregateKind kind, F&& f) {
-  return visit_value_type(type, [&](auto t) -> decltype(auto) {
-    return visit_aggregate<decltype(t)>(kind, f);
-  });
+  return visit_value_type(type,
+                          [&](auto t) -> decltype(auto) { return visit_aggregate<decltype(t)>(kind, f); });
 }
 
 }  // namespace sextant::window

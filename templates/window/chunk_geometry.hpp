@@ -40,13 +40,14 @@ struct ChunkGeometry {
     return k < windows ? k : windows - 1;
   }
   // Whether window k lies entirely inside [begin, end).
-  SEXTANT_HD_INLINE constexpr bool window_inside(std::uint64_t k, std::uint64_t begin, std::uint64_t end) const noexcept {
+  SEXTANT_HD_INLINE constexpr bool window_inside(std::uint64_t k, std::uint64_t begin,
+                                                 std::uint64_t end) const noexcept {
     return k * slide >= begin && k * slide + length <= end;
   }
 };
 
 SEXTANT_HD_INLINE constexpr ChunkGeometry make_geometry(std::uint64_t n, std::uint64_t length,
-                                                       std::uint64_t slide) noexcept {
+                                                        std::uint64_t slide) noexcept {
   ChunkGeometry g;
   g.length = length;
   g.slide = slide;

@@ -9,20 +9,28 @@ namespace sextant::window {
 
 std::string_view to_string(ValueType type) noexcept {
   switch (type) {
-    case ValueType::int32: return "int32";
-    case ValueType::int64: return "int64";
-    case ValueType::float32: return "float";
-    case ValueType::float64: return "double";
+    case ValueType::int32:
+      return "int32";
+    case ValueType::int64:
+      return "int64";
+    case ValueType::float32:
+      return "float";
+    case ValueType::float64:
+      return "double";
   }
   return "?";
 }
 
 std::string_view to_string(AggregateKind kind) noexcept {
   switch (kind) {
-    case AggregateKind::sum: return "sum";
-    case AggregateKind::count: return "count";
-    case AggregateKind::min: return "min";
-    case AggregateKind::max: return "max";
+    case AggregateKind::sum:
+      return "sum";
+    case AggregateKind::count:
+      return "count";
+    case AggregateKind::min:
+      return "min";
+    case AggregateKind::max:
+      return "max";
   }
   return "?";
 }
@@ -51,21 +59,29 @@ ValueType result_type(ValueType input, AggregateKind kind) noexcept {
   switch (kind) {
     case AggregateKind::sum:
       return input == ValueType::int32 || input == ValueType::int64 ? ValueType::int64 : ValueType::float64;
-    case AggregateKind::count: return ValueType::int64;
+    case AggregateKind::count:
+      return ValueType::int64;
     case AggregateKind::min:
-    case AggregateKind::max: return input;
+    case AggregateKind::max:
+      return input;
   }
   return input;
 }
 
 std::string_view to_string(CountAlgorithm algorithm) noexcept {
   switch (algorithm) {
-    case CountAlgorithm::automatic: return "auto";
-    case CountAlgorithm::gbl: return "gbl";
-    case CountAlgorithm::sh: return "sh";
-    case CountAlgorithm::coop: return "coop";
-    case CountAlgorithm::direct_prefix: return "direct-prefix";
-    case CountAlgorithm::reduced_prefix: return "reduced-prefix";
+    case CountAlgorithm::automatic:
+      return "auto";
+    case CountAlgorithm::gbl:
+      return "gbl";
+    case CountAlgorithm::sh:
+      return "sh";
+    case CountAlgorithm::coop:
+      return "coop";
+    case CountAlgorithm::direct_prefix:
+      return "direct-prefix";
+    case CountAlgorithm::reduced_prefix:
+      return "reduced-prefix";
   }
   return "?";
 }
@@ -77,7 +93,8 @@ CountAlgorithm parse_count_algorithm(const char* parameter, std::string_view tex
   if (text == "coop" || text == "coop-opt") return CountAlgorithm::coop;
   if (text == "direct-prefix") return CountAlgorithm::direct_prefix;
   if (text == "reduced-prefix") return CountAlgorithm::reduced_prefix;
-  throw Error::argument(parameter, text, "auto, gbl, sh, coop, direct-prefix or reduced-prefix", "unknown algorithm");
+  throw Error::argument(parameter, text, "auto, gbl, sh, coop, direct-prefix or reduced-prefix",
+                        "unknown algorithm");
 }
 
 bool is_invertible(AggregateKind kind) noexcept {
@@ -97,8 +114,8 @@ Column make_column(ValueType type, std::size_t size) {
 }
 
 ValueType type_of(const Column& column) noexcept {
-  return std::visit([](const auto& v) { return value_type_of<typename std::decay_t<decltype(v)>::value_type>; },
-                    column);
+  return std::visit(
+      [](const auto& v) { return value_type_of<typename std::decay_t<decltype(v)>::value_type>; }, column);
 }
 
 std::size_t size_of(const Column& column) noexcept {
@@ -125,7 +142,8 @@ void check_columns(const ColumnView& in, const MutableColumnView& out, const Cou
   if (out.size < k)
     throw Error::argument("out", std::to_string(out.size) + " results", "at least " + std::to_string(k),
                           "result column too small for the windows of the input");
-  if (in.size != 0 && in.data == nullptr) throw Error::argument("in", "null", "a column", "input has no data");
+  if (in.size != 0 && in.data == nullptr)
+    throw Error::argument("in", "null", "a column", "input has no data");
   if (k != 0 && out.data == nullptr) throw Error::argument("out", "null", "a column", "output has no data");
 }
 

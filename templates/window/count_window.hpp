@@ -46,8 +46,8 @@ ValueType result_type(ValueType input, AggregateKind kind) noexcept;
 bool is_invertible(AggregateKind kind) noexcept;
 
 template <class T>
-concept WindowValue = std::same_as<T, std::int32_t> || std::same_as<T, std::int64_t> || std::same_as<T, float> ||
-                      std::same_as<T, double>;
+concept WindowValue = std::same_as<T, std::int32_t> || std::same_as<T, std::int64_t> ||
+    std::same_as<T, float> || std::same_as<T, double>;
 
 template <WindowValue T>
 inline constexpr ValueType value_type_of = std::same_as<T, std::int32_t>   ? ValueType::int32
@@ -59,10 +59,14 @@ inline constexpr ValueType value_type_of = std::same_as<T, std::int32_t>   ? Val
 template <class F>
 decltype(auto) visit_value_type(ValueType type, F&& f) {
   switch (type) {
-    case ValueType::int32: return f(std::int32_t{});
-    case ValueType::int64: return f(std::int64_t{});
-    case ValueType::float32: return f(float{});
-    case ValueType::float64: break;
+    case ValueType::int32:
+      return f(std::int32_t{});
+    case ValueType::int64:
+      return f(std::int64_t{});
+    case ValueType::float32:
+      return f(float{});
+    case ValueType::float64:
+      break;
   }
   return f(double{});
 }
@@ -121,7 +125,8 @@ struct MutableColumnView {
 };
 
 // An owning host column of any of the four types.
-using Column = std::variant<std::vector<std::int32_t>, std::vector<std::int64_t>, std::vector<float>, std::vector<double>>;
+using Column = std::variant<std::vector<std::int32_t>, std::vector<std::int64_t>, std::vector<float>,
+                            std::vector<double>>;
 
 Column make_column(ValueType type, std::size_t size);
 ValueType type_of(const Column& column) noexcept;

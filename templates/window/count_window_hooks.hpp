@@ -73,7 +73,7 @@ concept ExpandHook = requires(H& h, const ChunkGeometry& g, const ChunkPartials<
 
 // The template: K = 0 does nothing; otherwise slice, then expand, into out[0 .. K).
 template <class Agg, class Slice, class Expand>
-  requires SliceHook<Slice, Agg> && ExpandHook<Expand, Agg>
+requires SliceHook<Slice, Agg> && ExpandHook<Expand, Agg>
 void slice_and_expand(Slice& slice, Expand& expand, const ChunkGeometry& g, const typename Agg::Input* in,
                       typename Agg::Acc* out) {
   if (g.windows == 0) return;

@@ -24,16 +24,19 @@ constexpr std::uint64_t sector = 32;
 // tile's chain of barriers (seconds), which bounds a block's tile rate when chunks are few.
 struct TileCosts {
   double per_value;
-  double per_chunk;
+  double per_chunk;        // plus per_chunk_slope * S, at most per_chunk_cap: a chunk costs more
+  double per_chunk_slope;  // when a thread's 36-value run holds fewer of them
+  double per_chunk_cap;
   double per_window;
   double per_tile;
 };
-constexpr TileCosts coop_direct_costs{44, 200, 120, 1.2e-6};
-constexpr TileCosts coop_scan_costs{44, 400, 120, 9.0e-6};
-constexpr TileCosts partials_costs{44, 200, 0, 1.2e-6};
-constexpr TileCosts tile_scan_costs{44, 260, 0, 2.0e-6};  // partials plus a block scan per tile
-constexpr double coop_direct_per_chunk_read = 12;  // per window, for each of its (at most 16) chunks
-constexpr std::uint64_t coop_direct_chunks = 16;  // as in gpu/window/tile_kernel.cuh
+constexpr TileCosts coop_direct_costs{44, 190, 7, 800, 0, 1.2e-6};
+// Per window, for each of its (at most 16) chunks; hidden behind memory once S passes 16.
+constexpr double coop_direct_per_chunk_read = 13;
+constexpr TileCosts coop_scan_costs{44, 400, 0, 400, 120, 9.0e-6};
+constexpr TileCosts partials_costs{44, 100, 7, 680, 0, 1.2e-6};
+constexpr TileCosts tile_scan_costs{44, 120, 7, 700, 0, 2.0e-6};  // partials plus a block scan per tile
+constexpr std::uint64_t coop_direct_chunks = 16;                  // as in gpu/window/tile_kernel.cuh
 // Streaming kernels reach about this share of the measured bandwidths.
 constexpr double stream_efficiency = 0.95;
 // CUB's decoupled look-back scan reaches about this share of the streaming bandwidths, over
@@ -46,7 +49,9 @@ constexpr double baseline_per_value = 80;
 constexpr double baseline_per_update = 20;
 constexpr double sh_slowdown = 2.5;
 
-double safe_div(double a, double b) { return b > 0 ? a / b : std::numeric_limits<double>::infinity(); }
+double safe_div(double a, double b) {
+  return b > 0 ? a / b : std::numeric_limits<double>::infinity();
+}
 
 struct Sizes {
   ChunkGeometry g;
@@ -95,7 +100,8 @@ std::optional<TileLayout> choose_tile(const CountWindowProblem& p, const DeviceP
   const auto vb = static_cast<std::uint32_t>(size_of(p.type));
   const auto ab = static_cast<std::uint32_t>(size_of(p.output_type()));
   const TileLayout two = make_tile_layout(g, vb, ab, expand, 2);
-  if (2 * (std::uint64_t{two.total_bytes} + 1024) <= d.shared_per_sm && two.total_bytes <= d.shared_per_block) return two;
+  if (2 * (std::uint64_t{two.total_bytes} + 1024) <= d.shared_per_sm && two.total_bytes <= d.shared_per_block)
+    return two;
   if (two.total_bytes <= d.shared_per_block) return two;
   const TileLayout one = make_tile_layout(g, vb, ab, expand, 1);
   if (one.total_bytes <= d.shared_per_block) return one;
@@ -103,10 +109,13 @@ std::optional<TileLayout> choose_tile(const CountWindowProblem& p, const DeviceP
 }
 
 std::uint32_t blocks_per_sm(const TileLayout& l, const DeviceProfile& d) {
-  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(d.shared_per_sm / (std::uint64_t{l.total_bytes} + 1024), 1, 3));
+  return static_cast<std::uint32_t>(
+      std::clamp<std::uint64_t>(d.shared_per_sm / (std::uint64_t{l.total_bytes} + 1024), 1, 3));
 }
 
-double launches(const DeviceProfile& d, int count) { return d.launch_seconds * count; }
+double launches(const DeviceProfile& d, int count) {
+  return d.launch_seconds * count;
+}
 
 // The tile kernel: the larger of its memory time, its instruction time and its tiles' barrier
 // latency (two blocks per SM hide one another's).
@@ -118,11 +127,15 @@ double tile_seconds(const Sizes& s, const TileLayout& l, const DeviceProfile& d,
   const double t_mem = safe_div(streamed, stream_efficiency * d.read_bandwidth * occupancy_factor(tiles, d)) +
                        safe_div(s.out_bytes + extra_bytes, stream_efficiency * d.write_bandwidth);
   const double chunk_touches = static_cast<double>(s.g.chunks) + tiles;
-  const double t_instr = safe_div(c.per_value * static_cast<double>(s.g.used) + c.per_chunk * chunk_touches +
-                                      c.per_window * window_touches,
-                                  d.instruction_rate);
-  const double blocks = static_cast<double>(std::max(1, d.multiprocessors)) * blocks_per_sm(l, d);
-  const double t_tiles = std::ceil(tiles / blocks) * c.per_tile / 2;  // calibrated with two blocks per SM
+  const double per_chunk =
+      std::min(c.per_chunk_cap, c.per_chunk + c.per_chunk_slope * static_cast<double>(s.g.slide));
+  const double t_instr = safe_div(
+      c.per_value * static_cast<double>(s.g.used) + per_chunk * chunk_touches + c.per_window * window_touches,
+      d.instruction_rate);
+  // per_tile was fitted with two blocks per SM; a third did not shorten the barrier chains.
+  const double blocks =
+      static_cast<double>(std::max(1, d.multiprocessors)) * std::min<std::uint32_t>(2, blocks_per_sm(l, d));
+  const double t_tiles = std::ceil(tiles / blocks) * c.per_tile / 2;
   return std::max({t_mem, t_instr, t_tiles});
 }
 
@@ -134,7 +147,8 @@ PlanResult plan_gbl(const CountWindowProblem& p, const DeviceProfile& d) {
   const double fan_out = static_cast<double>(s.g.fan_out());
   const double updates = s.values_read * fan_out;
   // Lanes of a warp that update the same window serialise: up to min(S, 32) / fan-out of them.
-  const double conflicts = std::max(1.0, std::min(32.0, static_cast<double>(s.g.slide)) / std::min(32.0, fan_out));
+  const double conflicts =
+      std::max(1.0, std::min(32.0, static_cast<double>(s.g.slide)) / std::min(32.0, fan_out));
   const double instr = baseline_per_value * static_cast<double>(s.g.used) + baseline_per_update * updates;
   plan.predicted_seconds = std::max({safe_div(s.bytes_read, d.read_bandwidth),
                                      safe_div(updates * conflicts, d.contended_atomic_rate),
@@ -160,15 +174,19 @@ PlanResult plan_sh(const CountWindowProblem& p, const DeviceProfile& d) {
   const double fan_out = static_cast<double>(s.g.fan_out());
   const double updates = s.values_read * fan_out;
   const double flush_atomics = crossing_contributions(s.g, static_cast<double>(sh_tile));
-  const double occupancy = std::min(1.0, static_cast<double>(d.shared_per_sm) / std::max(1.0, static_cast<double>(bytes)) / 8.0);
+  const double occupancy =
+      std::min(1.0, static_cast<double>(d.shared_per_sm) / std::max(1.0, static_cast<double>(bytes)) / 8.0);
   // Lanes of a warp that update the same window serialise: up to min(S, 32) / fan-out of them.
-  const double conflicts = std::max(1.0, std::min(32.0, static_cast<double>(s.g.slide)) / std::min(32.0, fan_out));
+  const double conflicts =
+      std::max(1.0, std::min(32.0, static_cast<double>(s.g.slide)) / std::min(32.0, fan_out));
   const double instr = baseline_per_value * static_cast<double>(s.g.used) + baseline_per_update * updates;
   plan.predicted_seconds =
-      sh_slowdown * std::max({safe_div(s.bytes_read, d.read_bandwidth * occupancy_factor(tiles, d)),
-                              safe_div(updates * conflicts, d.shared_atomic_rate * std::max(occupancy, 0.125)),
-                              safe_div(instr, d.instruction_rate)}) +
-      safe_div(s.out_bytes, d.write_bandwidth) + safe_div(flush_atomics, d.global_atomic_rate) + launches(d, 2);
+      sh_slowdown *
+          std::max({safe_div(s.bytes_read, d.read_bandwidth * occupancy_factor(tiles, d)),
+                    safe_div(updates * conflicts, d.shared_atomic_rate * std::max(occupancy, 0.125)),
+                    safe_div(instr, d.instruction_rate)}) +
+      safe_div(s.out_bytes, d.write_bandwidth) + safe_div(flush_atomics, d.global_atomic_rate) +
+      launches(d, 2);
   return {plan, {}};
 }
 
@@ -183,12 +201,14 @@ CountPlan plan_heads(CountAlgorithm algorithm, const Sizes& s, const DeviceProfi
   // Long windows too few to fill the device are cut into pieces of at least 16 KiB.
   const double window_bytes = static_cast<double>(s.g.length) * s.value_bytes;
   const double want = std::ceil(2 * resident / (static_cast<double>(s.g.windows) * plan.group));
-  plan.pieces = static_cast<std::uint32_t>(std::clamp(std::min(want, std::floor(window_bytes / 16384)), 1.0, 65536.0));
+  plan.pieces =
+      static_cast<std::uint32_t>(std::clamp(std::min(want, std::floor(window_bytes / 16384)), 1.0, 65536.0));
   const double lanes = static_cast<double>(s.g.windows) * plan.group * plan.pieces;
   // Few lanes cannot keep enough loads in flight.
   const double parallelism = std::min(1.0, lanes / resident);
-  plan.predicted_seconds = safe_div(s.bytes_read, stream_efficiency * d.read_bandwidth * std::max(parallelism, 0.02)) +
-                           safe_div(s.out_bytes, d.write_bandwidth) + launches(d, plan.pieces > 1 ? 2 : 1);
+  plan.predicted_seconds =
+      safe_div(s.bytes_read, stream_efficiency * d.read_bandwidth * std::max(parallelism, 0.02)) +
+      safe_div(s.out_bytes, d.write_bandwidth) + launches(d, plan.pieces > 1 ? 2 : 1);
   return plan;
 }
 
@@ -212,14 +232,19 @@ PlanResult plan_coop(const CountWindowProblem& p, const DeviceProfile& d) {
   const double windows = static_cast<double>(s.g.windows) + atomics;
   const bool direct = s.g.full_chunks <= coop_direct_chunks;
   TileCosts costs = direct ? coop_direct_costs : coop_scan_costs;
-  if (direct) costs.per_window += coop_direct_per_chunk_read * static_cast<double>(s.g.full_chunks);
-  plan.predicted_seconds = std::max(tile_seconds(s, *layout, d, costs, windows, 0), safe_div(atomics, d.global_atomic_rate)) +
-                           launches(d, 2);
+  if (direct)
+    costs.per_window += coop_direct_per_chunk_read * static_cast<double>(s.g.full_chunks) *
+                        std::min(1.0, 16.0 / static_cast<double>(s.g.slide));
+  plan.predicted_seconds =
+      std::max(tile_seconds(s, *layout, d, costs, windows, 0), safe_div(atomics, d.global_atomic_rate)) +
+      launches(d, 2);
   if (heads && heads->predicted_seconds < plan.predicted_seconds) return {heads, {}};
   return {plan, {}};
 }
 
-std::uint64_t cub_scan_scratch(std::uint64_t items) { return items / 128 * 16 + (std::uint64_t{1} << 20); }
+std::uint64_t cub_scan_scratch(std::uint64_t items) {
+  return items / 128 * 16 + (std::uint64_t{1} << 20);
+}
 
 // Tile totals and their scan, running totals inside tiles at chunk starts (and head ends).
 std::uint64_t tile_scan_workspace_bytes(const CountWindowProblem& p, std::uint64_t tile) {
@@ -229,10 +254,10 @@ std::uint64_t tile_scan_workspace_bytes(const CountWindowProblem& p, std::uint64
   return 2 * (tiles + 1) * ab + g.chunks * ab + (g.rest != 0 ? g.windows * ab : 0) + cub_scan_scratch(tiles);
 }
 
-
 PlanResult plan_direct_prefix(const CountWindowProblem& p, const DeviceProfile& d) {
   if (!is_invertible(p.kind))
-    return {std::nullopt, "DIRECT-PREFIX needs an invertible function (sum or count), not " + std::string(to_string(p.kind))};
+    return {std::nullopt, "DIRECT-PREFIX needs an invertible function (sum or count), not " +
+                              std::string(to_string(p.kind))};
   const Sizes s = sizes_of(p);
   CountPlan plan;
   plan.algorithm = CountAlgorithm::direct_prefix;
@@ -240,21 +265,23 @@ PlanResult plan_direct_prefix(const CountWindowProblem& p, const DeviceProfile& 
   plan.workspace_bytes = workspace_bytes(CountAlgorithm::direct_prefix, p);
   if (plan.workspace_bytes > d.free_memory)
     return {std::nullopt, "DIRECT-PREFIX needs " + std::to_string(plan.workspace_bytes) +
-                              " bytes of device memory for its prefix sums, " + std::to_string(d.free_memory) +
-                              " are free"};
+                              " bytes of device memory for its prefix sums, " +
+                              std::to_string(d.free_memory) + " are free"};
   const double used = static_cast<double>(s.g.used);
   const double scan = safe_div(used * s.value_bytes, d.read_bandwidth * direct_scan_efficiency) +
                       safe_div(used * s.acc_bytes, d.write_bandwidth * direct_scan_efficiency);
   const double stride_bytes = static_cast<double>(s.g.slide) * s.acc_bytes;
-  const double expand_read = stride_bytes >= sector ? 2.0 * static_cast<double>(s.g.windows) * sector : used * s.acc_bytes;
-  plan.predicted_seconds =
-      scan + safe_div(expand_read, d.read_bandwidth) + safe_div(s.out_bytes, d.write_bandwidth) + launches(d, 4);
+  const double expand_read =
+      stride_bytes >= sector ? 2.0 * static_cast<double>(s.g.windows) * sector : used * s.acc_bytes;
+  plan.predicted_seconds = scan + safe_div(expand_read, d.read_bandwidth) +
+                           safe_div(s.out_bytes, d.write_bandwidth) + launches(d, 4);
   return {plan, {}};
 }
 
 PlanResult plan_reduced_prefix(const CountWindowProblem& p, const DeviceProfile& d) {
   if (!is_invertible(p.kind))
-    return {std::nullopt, "REDUCED-PREFIX needs an invertible function (sum or count), not " + std::string(to_string(p.kind))};
+    return {std::nullopt, "REDUCED-PREFIX needs an invertible function (sum or count), not " +
+                              std::string(to_string(p.kind))};
   const Sizes s = sizes_of(p);
   std::optional<CountPlan> best;
   if (uses_heads(p)) best = plan_heads(CountAlgorithm::reduced_prefix, s, d);
@@ -281,8 +308,8 @@ PlanResult plan_reduced_prefix(const CountWindowProblem& p, const DeviceProfile&
   {
     CountPlan plan = base;
     plan.workspace_bytes = workspace_bytes(CountAlgorithm::reduced_prefix, p);
-    const double slice = tile_seconds(s, *layout, d, partials_costs, 0, chunks * s.acc_bytes * partial_arrays -
-                                                                            (scans ? 0.0 : s.out_bytes));
+    const double slice = tile_seconds(s, *layout, d, partials_costs, 0,
+                                      chunks * s.acc_bytes * partial_arrays - (scans ? 0.0 : s.out_bytes));
     const double scan = scans ? safe_div(chunks * s.acc_bytes, d.read_bandwidth * scan_efficiency) +
                                     safe_div(chunks * s.acc_bytes, d.write_bandwidth * scan_efficiency)
                               : 0;
@@ -298,7 +325,8 @@ PlanResult plan_reduced_prefix(const CountWindowProblem& p, const DeviceProfile&
     plan.reduced = ReducedVariant::tile_scan;
     plan.workspace_bytes = tile_scan_workspace_bytes(p, layout->tile);
     const double arrays = s.g.rest != 0 ? 2.0 : 1.0;  // running totals at starts (and head ends)
-    const double slice = tile_seconds(s, *layout, d, tile_scan_costs, 0, chunks * s.acc_bytes * arrays - s.out_bytes);
+    const double slice =
+        tile_seconds(s, *layout, d, tile_scan_costs, 0, chunks * s.acc_bytes * arrays - s.out_bytes);
     // The end of window k is the start of chunk k + q: with r = 0 one array serves both reads.
     const double reads = (s.g.rest != 0 ? 2.0 : 1.0) * windows * s.acc_bytes;
     const double expand = safe_div(reads, d.read_bandwidth * stream_efficiency) +
@@ -307,8 +335,9 @@ PlanResult plan_reduced_prefix(const CountWindowProblem& p, const DeviceProfile&
     consider(plan);
   }
   if (!best)
-    return {std::nullopt, "REDUCED-PREFIX needs " + std::to_string(workspace_bytes(CountAlgorithm::reduced_prefix, p)) +
-                              " bytes of device memory for its partials, " + std::to_string(d.free_memory) + " are free"};
+    return {std::nullopt,
+            "REDUCED-PREFIX needs " + std::to_string(workspace_bytes(CountAlgorithm::reduced_prefix, p)) +
+                " bytes of device memory for its partials, " + std::to_string(d.free_memory) + " are free"};
   return {best, {}};
 }
 
@@ -344,8 +373,8 @@ std::string CountPlan::describe() const {
         std::snprintf(buf, sizeof buf, "%s (%stile %llu, %u stage%s, %u threads, %.1f KiB shared)",
                       std::string(to_string(algorithm)).c_str(),
                       algorithm != CountAlgorithm::reduced_prefix ? ""
-                      : reduced == ReducedVariant::tile_scan  ? "scan of tile totals, "
-                                                              : "scan of chunk partials, ",
+                      : reduced == ReducedVariant::tile_scan      ? "scan of tile totals, "
+                                                                  : "scan of chunk partials, ",
                       static_cast<unsigned long long>(tile), stages, stages == 1 ? "" : "s", block_threads,
                       shared_bytes / 1024.0);
       break;
@@ -354,7 +383,8 @@ std::string CountPlan::describe() const {
                     static_cast<unsigned long long>(tile), block_threads, shared_bytes / 1024.0);
       break;
     default:
-      std::snprintf(buf, sizeof buf, "%s (%u threads)", std::string(to_string(algorithm)).c_str(), block_threads);
+      std::snprintf(buf, sizeof buf, "%s (%u threads)", std::string(to_string(algorithm)).c_str(),
+                    block_threads);
   }
   return buf;
 }
@@ -375,24 +405,33 @@ std::uint64_t workspace_bytes(CountAlgorithm algorithm, const CountWindowProblem
   const std::uint64_t ab = size_of(problem.output_type());
   if (g.windows == 0) return 0;
   switch (algorithm) {
-    case CountAlgorithm::direct_prefix: return (g.used + 1) * ab + cub_scan_scratch(g.used);
+    case CountAlgorithm::direct_prefix:
+      return (g.used + 1) * ab + cub_scan_scratch(g.used);
     case CountAlgorithm::reduced_prefix: {
       if (uses_heads(problem)) return 0;
       const std::uint64_t arrays = (g.full_chunks > 0 ? 2 : 0) + (g.rest != 0 || g.full_chunks == 0 ? 1 : 0);
       return arrays * (g.chunks + 1) * ab + cub_scan_scratch(g.chunks);
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
-PlanResult plan_count_window(CountAlgorithm algorithm, const CountWindowProblem& problem, const DeviceProfile& profile) {
+PlanResult plan_count_window(CountAlgorithm algorithm, const CountWindowProblem& problem,
+                             const DeviceProfile& profile) {
   switch (algorithm) {
-    case CountAlgorithm::gbl: return plan_gbl(problem, profile);
-    case CountAlgorithm::sh: return plan_sh(problem, profile);
-    case CountAlgorithm::coop: return plan_coop(problem, profile);
-    case CountAlgorithm::direct_prefix: return plan_direct_prefix(problem, profile);
-    case CountAlgorithm::reduced_prefix: return plan_reduced_prefix(problem, profile);
-    case CountAlgorithm::automatic: break;
+    case CountAlgorithm::gbl:
+      return plan_gbl(problem, profile);
+    case CountAlgorithm::sh:
+      return plan_sh(problem, profile);
+    case CountAlgorithm::coop:
+      return plan_coop(problem, profile);
+    case CountAlgorithm::direct_prefix:
+      return plan_direct_prefix(problem, profile);
+    case CountAlgorithm::reduced_prefix:
+      return plan_reduced_prefix(problem, profile);
+    case CountAlgorithm::automatic:
+      break;
   }
   throw Error::internal("plan_count_window called with 'automatic'");
 }
@@ -404,8 +443,8 @@ bool can_run(CountAlgorithm algorithm, const CountWindowProblem& problem, const 
 std::vector<std::pair<CountAlgorithm, PlanResult>> plan_all(const CountWindowProblem& problem,
                                                             const DeviceProfile& profile) {
   std::vector<std::pair<CountAlgorithm, PlanResult>> out;
-  for (CountAlgorithm a : {CountAlgorithm::gbl, CountAlgorithm::sh, CountAlgorithm::coop, CountAlgorithm::direct_prefix,
-                           CountAlgorithm::reduced_prefix})
+  for (CountAlgorithm a : {CountAlgorithm::gbl, CountAlgorithm::sh, CountAlgorithm::coop,
+                           CountAlgorithm::direct_prefix, CountAlgorithm::reduced_prefix})
     out.emplace_back(a, plan_count_window(a, problem, profile));
   return out;
 }

@@ -19,17 +19,17 @@ namespace sextant::window {
 struct DeviceProfile {
   std::string name;
   int multiprocessors = 0;
-  std::uint64_t shared_per_block = 0;   // opt-in limit of one block, bytes
-  std::uint64_t shared_per_sm = 0;      // bytes
+  std::uint64_t shared_per_block = 0;  // opt-in limit of one block, bytes
+  std::uint64_t shared_per_sm = 0;     // bytes
   std::uint64_t l2_bytes = 0;
-  std::uint64_t free_memory = 0;        // device memory a run may take for its workspace
-  double read_bandwidth = 0;            // streaming read, bytes/s
-  double write_bandwidth = 0;           // streaming write, bytes/s
-  double global_atomic_rate = 0;        // 64-bit atomics, a warp on consecutive addresses (COOP-OPT's edges)
-  double contended_atomic_rate = 0;     // 64-bit atomics where neighbouring threads share targets (GBL)
-  double shared_atomic_rate = 0;        // 64-bit shared-memory atomics, whole device
-  double instruction_rate = 0;          // thread instructions/s (SMs x 128 lanes x clock)
-  double launch_seconds = 4e-6;         // one kernel launch in a stream
+  std::uint64_t free_memory = 0;     // device memory a run may take for its workspace
+  double read_bandwidth = 0;         // streaming read, bytes/s
+  double write_bandwidth = 0;        // streaming write, bytes/s
+  double global_atomic_rate = 0;     // 64-bit atomics, a warp on consecutive addresses (COOP-OPT's edges)
+  double contended_atomic_rate = 0;  // 64-bit atomics where neighbouring threads share targets (GBL)
+  double shared_atomic_rate = 0;     // 64-bit shared-memory atomics, whole device
+  double instruction_rate = 0;       // thread instructions/s (SMs x 128 lanes x clock)
+  double launch_seconds = 4e-6;      // one kernel launch in a stream
 };
 
 // A synthetic profile with the H100 SXM's published shape and round rates; for tests and for
@@ -43,12 +43,12 @@ enum class ReducedVariant : std::uint8_t { chunk_scan, tile_scan };
 struct CountPlan {
   CountAlgorithm algorithm = CountAlgorithm::coop;
   std::uint32_t block_threads = 256;
-  std::uint64_t tile = 0;        // values per block tile (SH, COOP-OPT, REDUCED-PREFIX slicing)
-  std::uint32_t stages = 2;      // input buffers of the tile kernel (1 or 2)
-  bool heads = false;            // S > W with wide gaps: windows read directly (COOP-OPT, REDUCED-PREFIX)
+  std::uint64_t tile = 0;    // values per block tile (SH, COOP-OPT, REDUCED-PREFIX slicing)
+  std::uint32_t stages = 2;  // input buffers of the tile kernel (1 or 2)
+  bool heads = false;        // S > W with wide gaps: windows read directly (COOP-OPT, REDUCED-PREFIX)
   ReducedVariant reduced = ReducedVariant::chunk_scan;
-  std::uint32_t pieces = 1;      // `heads`: parts of each window read by separate lane groups
-  std::uint32_t group = 1;       // lanes per window in `heads` mode
+  std::uint32_t pieces = 1;  // `heads`: parts of each window read by separate lane groups
+  std::uint32_t group = 1;   // lanes per window in `heads` mode
   std::uint32_t shared_bytes = 0;
   std::uint64_t workspace_bytes = 0;
   double predicted_seconds = 0;

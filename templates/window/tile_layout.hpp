@@ -30,8 +30,8 @@ SEXTANT_HD_INLINE constexpr std::uint64_t tile_values(std::uint32_t value_bytes)
 }
 
 struct TileLayout {
-  std::uint64_t tile = 0;        // values per tile
-  std::uint32_t stages = 2;      // 1 or 2 input buffers
+  std::uint64_t tile = 0;    // values per tile
+  std::uint32_t stages = 2;  // 1 or 2 input buffers
   std::uint32_t stage_bytes = 0;
   std::uint32_t max_chunks = 0;  // chunks a tile can touch
   std::uint32_t skew_shift = 4;  // slot(i) = i + (i >> skew_shift)
@@ -44,7 +44,9 @@ struct TileLayout {
   std::uint32_t barrier_offset = 0;
   std::uint32_t total_bytes = 0;
 
-  SEXTANT_HD_INLINE constexpr std::uint32_t slot(std::uint32_t i) const noexcept { return i + (i >> skew_shift); }
+  SEXTANT_HD_INLINE constexpr std::uint32_t slot(std::uint32_t i) const noexcept {
+    return i + (i >> skew_shift);
+  }
   SEXTANT_HD_INLINE constexpr std::uint32_t stage_offset(std::uint32_t stage) const noexcept {
     return stage * stage_bytes;
   }

@@ -44,7 +44,8 @@ class WindowCliTest : public ::testing::Test {
   RunResult run(const std::string& args) const {
     const fs::path out = dir_ / "stdout.txt";
     const fs::path err = dir_ / "stderr.txt";
-    const std::string cmd = std::string(SEXTANT_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
+    const std::string cmd =
+        std::string(SEXTANT_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
     const int status = std::system(cmd.c_str());
     RunResult r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -96,7 +97,8 @@ TEST_F(WindowCliTest, StreamCsvGivesHandDerivedWindows) {
 
 TEST_F(WindowCliTest, GapsTumblingAndNoWindow) {
   const auto in = write("s.csv", "0,0,1,0\n0,1,2,0\n0,2,3,0\n0,3,4,0\n0,4,5,0\n0,5,6,0\n0,6,7,0\n");
-  const std::string base = "window --type count --inplace --input " + in.string() + " --value-type int64 --agg sum ";
+  const std::string base =
+      "window --type count --inplace --input " + in.string() + " --value-type int64 --agg sum ";
   auto r = run(base + "--length 2 --slide 3 --output -");  // [0,2) [3,5): gaps skipped, ragged end
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "key,start,end,value\n0,0,2,3\n0,3,5,9\n");
@@ -109,10 +111,12 @@ TEST_F(WindowCliTest, GapsTumblingAndNoWindow) {
 
 TEST_F(WindowCliTest, ColumnFileGenerateAndCsvPathsAgree) {
   const auto col = dir_ / "c.sxtc";
-  ASSERT_EQ(run("generate-column --n 5000 --value-type int64 --seed 9 --output " + col.string()).exit_code, 0);
+  ASSERT_EQ(run("generate-column --n 5000 --value-type int64 --seed 9 --output " + col.string()).exit_code,
+            0);
   const std::string spec = " --length 100 --slide 7 --agg max --output -";
   const auto from_file = run("window --type count --inplace --input " + col.string() + spec);
-  const auto generated = run("window --type count --inplace --generate 5000 --value-type int64 --seed 9" + spec);
+  const auto generated =
+      run("window --type count --inplace --generate 5000 --value-type int64 --seed 9" + spec);
   ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
   ASSERT_EQ(generated.exit_code, 0) << generated.err;
   EXPECT_EQ(from_file.out, generated.out);
@@ -124,8 +128,10 @@ TEST_F(WindowCliTest, CpuAndGpuAgree) {
   for (const char* agg : {"sum", "min"})
     for (const char* alg : {"auto", "coop", "gbl", "sh", "reduced-prefix"}) {
       if (std::string(agg) == "min" && std::string(alg) == "reduced-prefix") continue;
-      const std::string spec = std::string(" --type count --inplace --generate 100000 --seed 3 --length 96 --slide 5 "
-                                           "--agg ") + agg + " --output -";
+      const std::string spec = std::string(
+                                   " --type count --inplace --generate 100000 --seed 3 --length 96 --slide 5 "
+                                   "--agg ") +
+                               agg + " --output -";
       const auto cpu = run("window --device cpu" + spec);
       const auto gpu = run("window --device gpu0 --algorithm " + std::string(alg) + spec);
       ASSERT_EQ(gpu.exit_code, 0) << gpu.err;
@@ -142,7 +148,8 @@ TEST_F(WindowCliTest, BadRequestsFailCleanlyWithoutOutput) {
   const auto bad_line = write("bad.csv", "0,1,5,0\n0,2,x,0\n").string();
   const auto nan = write("nan.csv", "0,1,5,0\n0,2,nan,0\n").string();
   const auto ragged = write("ragged.csv", "0,1,5,0\n0,2,3\n").string();
-  const auto truncated = write("t.sxtc", std::string("SXTC\1\0\0\0\1\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0", 24) + "abc").string();
+  const auto truncated =
+      write("t.sxtc", std::string("SXTC\1\0\0\0\1\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\0", 24) + "abc").string();
   const std::string ok = " --length 2 --slide 1 --agg sum --output " + out;
   struct Case {
     std::string args;
@@ -152,9 +159,11 @@ TEST_F(WindowCliTest, BadRequestsFailCleanlyWithoutOutput) {
       {"window --type time --inplace --input " + csv + ok, "not yet available"},
       {"window --type count --input " + csv + ok, "not yet available"},
       {"window --type session --inplace --input " + csv + ok, "--type"},
-      {"window --type count --inplace --input " + csv + " --length 0 --slide 1 --agg sum --output " + out, "--length"},
+      {"window --type count --inplace --input " + csv + " --length 0 --slide 1 --agg sum --output " + out,
+       "--length"},
       {"window --type count --inplace --input " + csv + " --length 2 --agg sum --output " + out, "--slide"},
-      {"window --type count --inplace --input " + csv + " --length 2 --slide 1 --agg avg --output " + out, "--agg"},
+      {"window --type count --inplace --input " + csv + " --length 2 --slide 1 --agg avg --output " + out,
+       "--agg"},
       {"window --type count --inplace --input " + (dir_ / "missing.csv").string() + ok, "missing.csv"},
       {"window --type count --inplace --input " + bad_line + " --value-type int32" + ok, "bad.csv:2:3"},
       {"window --type count --inplace --input " + nan + ok, "nan.csv:2"},
@@ -162,7 +171,8 @@ TEST_F(WindowCliTest, BadRequestsFailCleanlyWithoutOutput) {
       {"window --type count --inplace --input " + truncated + ok, "t.sxtc"},
       {"window --type count --inplace --input " + csv + " --value-type int8" + ok, "--value-type"},
       {"window --type count --inplace --input " + csv + " --algorithm gbl" + ok, "--algorithm"},
-      {"window --type count --inplace --input " + csv + " --device gpu0 --algorithm fastest" + ok, "--algorithm"},
+      {"window --type count --inplace --input " + csv + " --device gpu0 --algorithm fastest" + ok,
+       "--algorithm"},
       {"window --type count --inplace --input " + csv + " --device tpu0" + ok, "--device"},
       {"window --type count --inplace --input " + csv + " --device gpu99" + ok, "GPU"},
       {"window --type count --inplace --input " + csv + " --generate 10" + ok, "--input/--generate"},

@@ -365,7 +365,12 @@ TEST(Scheduler, StressManySmallRunsBoundedInTime) {
     }
   }
   EXPECT_EQ(seen.load(), total);
+  // Sanitizer builds run several times slower: the bound catches hangs, not speed there.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 60s);
+#else
   EXPECT_LT(std::chrono::steady_clock::now() - start, 8s);
+#endif
 }
 
 }  // namespace

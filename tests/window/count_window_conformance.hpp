@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "tests/window/count_window_reference.hpp"
 #include "templates/window/count_window.hpp"
+#include "tests/window/count_window_reference.hpp"
 
 namespace sextant::testing {
 
@@ -24,18 +24,20 @@ struct CountWindowBackend {
   std::function<std::string()> unavailable;  // empty string: available; else why the test skips
   std::function<bool(const window::CountWindowProblem&)> can_run;
   std::function<window::Column(window::ColumnView, window::CountWindowSpec, window::AggregateKind)> run;
-  std::uint64_t max_updates = 0;  // 0: no cap
+  std::uint64_t max_updates = 0;            // 0: no cap
   bool prefix_only_for_invertible = false;  // the backend is a prefix algorithm
 };
 
 inline const std::vector<std::uint64_t>& window_grid() {
-  static const std::vector<std::uint64_t> grid = {1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 100, 128, 1000, 1024, 4097};
+  static const std::vector<std::uint64_t> grid = {1,  2,  3,  4,   5,   7,    8,    16,
+                                                  31, 32, 33, 100, 128, 1000, 1024, 4097};
   return grid;
 }
 
 inline const std::vector<window::AggregateKind>& all_kinds() {
-  static const std::vector<window::AggregateKind> kinds = {window::AggregateKind::sum, window::AggregateKind::count,
-                                                           window::AggregateKind::min, window::AggregateKind::max};
+  static const std::vector<window::AggregateKind> kinds = {
+      window::AggregateKind::sum, window::AggregateKind::count, window::AggregateKind::min,
+      window::AggregateKind::max};
   return kinds;
 }
 
@@ -120,13 +122,15 @@ class CountWindowConformance : public ::testing::TestWithParam<CountWindowBacken
   std::uint64_t skipped_ = 0;
 };
 
-#define SEXTANT_COUNT_WINDOW_TYPE_TESTS(T, suffix)                               \
-  TEST_P(CountWindowConformance, Edges##suffix) {                                \
-    run_edges<T>();                                                              \
-    RecordProperty("checked", static_cast<int>(checked_));                       \
-    RecordProperty("skipped", static_cast<int>(skipped_));                       \
-  }                                                                              \
-  TEST_P(CountWindowConformance, Random##suffix) { run_random<T>(); }
+#define SEXTANT_COUNT_WINDOW_TYPE_TESTS(T, suffix)         \
+  TEST_P(CountWindowConformance, Edges##suffix) {          \
+    run_edges<T>();                                        \
+    RecordProperty("checked", static_cast<int>(checked_)); \
+    RecordProperty("skipped", static_cast<int>(skipped_)); \
+  }                                                        \
+  TEST_P(CountWindowConformance, Random##suffix) {         \
+    run_random<T>();                                       \
+  }
 
 SEXTANT_COUNT_WINDOW_TYPE_TESTS(std::int32_t, Int32)
 SEXTANT_COUNT_WINDOW_TYPE_TESTS(std::int64_t, Int64)

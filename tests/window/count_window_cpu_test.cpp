@@ -1,10 +1,11 @@
 // Count windows on the CPU (runs everywhere): the shared conformance body for the CPU
 // specialisation, the spec and geometry, the API's errors, and the selector's cost model on
 // synthetic device profiles (it must never choose an algorithm that cannot run).
+#include "cpu/window/count_window_cpu.hpp"
+
 #include <gtest/gtest.h>
 
 #include "api/window_count.hpp"
-#include "cpu/window/count_window_cpu.hpp"
 #include "core/error.hpp"
 #include "templates/window/chunk_geometry.hpp"
 #include "templates/window/count_window_planner.hpp"
@@ -48,7 +49,8 @@ TEST(CountWindowSpec, RejectsZeroAndHugeParameters) {
       FAIL() << "W=" << w << " S=" << s << " accepted";
     } catch (const Error& e) {
       EXPECT_EQ(e.kind(), ErrorKind::bad_argument);
-      EXPECT_NE(std::string(e.what()).find(w == 0 || w > (1ull << 40) ? "length" : "slide"), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find(w == 0 || w > (1ull << 40) ? "length" : "slide"),
+                std::string::npos)
           << e.what();
       EXPECT_NE(std::string(e.what()).find("1.."), std::string::npos) << e.what();
     }
@@ -86,7 +88,8 @@ TEST(CountWindowApi, ResultTypesFollowTheDocumentedRules) {
 TEST(CountWindowApi, Int32SumsDoNotOverflow) {
   const std::vector<std::int32_t> v(10, std::numeric_limits<std::int32_t>::max());
   const auto r = window::aggregate_count(std::span<const std::int32_t>(v), 10, 1, AggregateKind::sum);
-  EXPECT_EQ(std::get<std::vector<std::int64_t>>(r.values).at(0), 10LL * std::numeric_limits<std::int32_t>::max());
+  EXPECT_EQ(std::get<std::vector<std::int64_t>>(r.values).at(0),
+            10LL * std::numeric_limits<std::int32_t>::max());
 }
 
 TEST(CountWindowApi, CpuRejectsNamedAlgorithms) {
@@ -107,7 +110,9 @@ TEST(CountWindowApi, WrongOutputTypeIsRejected) {
   std::vector<std::int32_t> out(2);
   window::CpuCountWindow cpu;
   try {
-    cpu.run({window::ColumnView(std::span<const std::int32_t>(in)), window::MutableColumnView(std::span(out)), {1, 1},
+    cpu.run({window::ColumnView(std::span<const std::int32_t>(in)),
+             window::MutableColumnView(std::span(out)),
+             {1, 1},
              AggregateKind::sum});
     FAIL() << "accepted";
   } catch (const Error& e) {
@@ -151,7 +156,8 @@ TEST(CountWindowSelector, NeverChoosesAnAlgorithmThatCannotRun) {
           for (ValueType t : {ValueType::int32, ValueType::int64, ValueType::float32, ValueType::float64})
             for (AggregateKind k : all_kinds()) {
               const window::CountWindowProblem p{n, {w, s}, t, k};
-              const window::CountPlan plan = window::select_count_window(CountAlgorithm::automatic, p, profile);
+              const window::CountPlan plan =
+                  window::select_count_window(CountAlgorithm::automatic, p, profile);
               ASSERT_TRUE(window::can_run(plan.algorithm, p, profile)) << plan.describe();
               if (!window::is_invertible(k)) {
                 ASSERT_NE(plan.algorithm, CountAlgorithm::direct_prefix);

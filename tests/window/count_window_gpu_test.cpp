@@ -62,9 +62,9 @@ CountWindowBackend reduced_variant_backend(window::ReducedVariant variant, const
   b.run = [variant](window::ColumnView in, window::CountWindowSpec spec, AggregateKind kind) {
     static window::gpu::GpuWorkspace workspace(0);
     const window::CountWindowProblem problem{in.size, spec, in.type, kind};
-    window::CountPlan plan = *window::plan_count_window(CountAlgorithm::reduced_prefix, problem,
-                                                        window::gpu::device_profile(0))
-                                  .plan;
+    window::CountPlan plan =
+        *window::plan_count_window(CountAlgorithm::reduced_prefix, problem, window::gpu::device_profile(0))
+             .plan;
     plan.reduced = variant;
     window::gpu::DeviceColumn device_in(0, in.type, in.size);
     device_in.upload(in);
@@ -79,18 +79,17 @@ CountWindowBackend reduced_variant_backend(window::ReducedVariant variant, const
 }
 
 // GBL and SH update every window of every value (fan-out atomics): their n is capped.
-INSTANTIATE_TEST_SUITE_P(Gpu, CountWindowConformance,
-                         ::testing::Values(gpu_backend(CountAlgorithm::gbl, 30'000'000),
-                                           gpu_backend(CountAlgorithm::sh, 300'000'000),
-                                           gpu_backend(CountAlgorithm::coop, 0),
-                                           gpu_backend(CountAlgorithm::direct_prefix, 0),
-                                           gpu_backend(CountAlgorithm::reduced_prefix, 0),
-                                           reduced_variant_backend(window::ReducedVariant::chunk_scan,
-                                                                   "reduced-prefix-chunk-scan"),
-                                           reduced_variant_backend(window::ReducedVariant::tile_scan,
-                                                                   "reduced-prefix-tile-scan"),
-                                           gpu_backend(CountAlgorithm::automatic, 0)),
-                         backend_name);
+INSTANTIATE_TEST_SUITE_P(
+    Gpu, CountWindowConformance,
+    ::testing::Values(gpu_backend(CountAlgorithm::gbl, 30'000'000),
+                      gpu_backend(CountAlgorithm::sh, 300'000'000), gpu_backend(CountAlgorithm::coop, 0),
+                      gpu_backend(CountAlgorithm::direct_prefix, 0),
+                      gpu_backend(CountAlgorithm::reduced_prefix, 0),
+                      reduced_variant_backend(window::ReducedVariant::chunk_scan,
+                                              "reduced-prefix-chunk-scan"),
+                      reduced_variant_backend(window::ReducedVariant::tile_scan, "reduced-prefix-tile-scan"),
+                      gpu_backend(CountAlgorithm::automatic, 0)),
+    backend_name);
 
 #if SEXTANT_HAS_CUDA
 
@@ -105,8 +104,8 @@ TEST(CountWindowDevice, UnalignedInputAndPoisonedOutput) {
   SEXTANT_REQUIRE_GPUS(1);
   const std::size_t n = 200003;
   for (ValueType type : {ValueType::int32, ValueType::float32, ValueType::int64, ValueType::float64})
-    for (auto [w, s] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{1, 1}, {5, 3}, {1000, 7}, {33, 100},
-                                                                            {20000, 1024}, {4097, 4097}})
+    for (auto [w, s] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
+             {1, 1}, {5, 3}, {1000, 7}, {33, 100}, {20000, 1024}, {4097, 4097}})
       for (AggregateKind kind : all_kinds())
         window::visit_value_type(type, [&](auto t) {
           using T = decltype(t);
@@ -117,16 +116,17 @@ TEST(CountWindowDevice, UnalignedInputAndPoisonedOutput) {
           window::gpu::DeviceColumn out(0, window::result_type(type, kind), k);
           const auto which = windows_to_check(k, w, 3'000'000);
           const window::Column want = reference_windows(values, w, s, kind, which);
-          for (CountAlgorithm a : {CountAlgorithm::gbl, CountAlgorithm::sh, CountAlgorithm::coop,
-                                   CountAlgorithm::direct_prefix, CountAlgorithm::reduced_prefix,
-                                   CountAlgorithm::automatic}) {
+          for (CountAlgorithm a :
+               {CountAlgorithm::gbl, CountAlgorithm::sh, CountAlgorithm::coop, CountAlgorithm::direct_prefix,
+                CountAlgorithm::reduced_prefix, CountAlgorithm::automatic}) {
             const window::CountWindowProblem p{n, {w, s}, type, kind};
             if (!gpu_can_run(a, p) || (a == CountAlgorithm::gbl && w / s > 64)) continue;
             out.fill_bytes(0xA5);
             window::gpu::aggregate_count_device(0, {in.view(), out.mutable_view(), {w, s}, kind}, a);
             const auto same = same_windows(out.download(), want, which, values, w, s, kind);
             ASSERT_TRUE(same) << window::to_string(a) << " " << window::to_string(type) << " "
-                              << window::to_string(kind) << " W=" << w << " S=" << s << ": " << same.message();
+                              << window::to_string(kind) << " W=" << w << " S=" << s << ": "
+                              << same.message();
           }
         });
 }
@@ -150,16 +150,19 @@ TEST(CountWindowDevice, SmallForSanitizers) {
           const window::Column want = reference_windows(values, w, s, kind, which);
           for (CountAlgorithm a : {CountAlgorithm::gbl, CountAlgorithm::sh, CountAlgorithm::coop,
                                    CountAlgorithm::direct_prefix, CountAlgorithm::reduced_prefix}) {
-            if (!gpu_can_run(a, {n, {w, s}, type, kind}) || (a == CountAlgorithm::gbl && w / s > 64)) continue;
+            if (!gpu_can_run(a, {n, {w, s}, type, kind}) || (a == CountAlgorithm::gbl && w / s > 64))
+              continue;
             out.fill_bytes(0x5A);
             window::gpu::aggregate_count_device(0, {in.view(), out.mutable_view(), {w, s}, kind}, a);
             const auto same = same_windows(out.download(), want, which, values, w, s, kind);
             ASSERT_TRUE(same) << window::to_string(a) << " W=" << w << " S=" << s << ": " << same.message();
             if (a == CountAlgorithm::reduced_prefix) {  // each configuration
               static window::gpu::GpuWorkspace workspace(0);
-              for (window::ReducedVariant v : {window::ReducedVariant::chunk_scan, window::ReducedVariant::tile_scan}) {
+              for (window::ReducedVariant v :
+                   {window::ReducedVariant::chunk_scan, window::ReducedVariant::tile_scan}) {
                 window::CountPlan plan =
-                    *window::plan_count_window(a, {n, {w, s}, type, kind}, window::gpu::device_profile(0)).plan;
+                    *window::plan_count_window(a, {n, {w, s}, type, kind}, window::gpu::device_profile(0))
+                         .plan;
                 plan.reduced = v;
                 out.fill_bytes(0x5A);
                 window::gpu::run_plan(0, plan, {in.view(), out.mutable_view(), {w, s}, kind}, workspace);
@@ -179,7 +182,9 @@ TEST(CountWindowDevice, HostPointersAreRefused) {
   try {
     window::gpu::aggregate_count_device(0,
                                         {window::ColumnView(std::span<const std::int32_t>(in)),
-                                         window::MutableColumnView(std::span(out)), {10, 1}, AggregateKind::sum},
+                                         window::MutableColumnView(std::span(out)),
+                                         {10, 1},
+                                         AggregateKind::sum},
                                         CountAlgorithm::coop);
     FAIL() << "host memory accepted as device memory";
   } catch (const Error& e) {
@@ -193,8 +198,8 @@ TEST(CountWindowDevice, NamedAlgorithmThatCannotRunIsAnError) {
   window::CountWindowOptions options;
   options.algorithm = CountAlgorithm::direct_prefix;
   try {
-    window::aggregate_count(std::span<const std::int32_t>(in), 10, 1, AggregateKind::min, DeviceId{DeviceKind::gpu, 0},
-                            options);
+    window::aggregate_count(std::span<const std::int32_t>(in), 10, 1, AggregateKind::min,
+                            DeviceId{DeviceKind::gpu, 0}, options);
     FAIL() << "DIRECT-PREFIX accepted min";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::unsupported);
@@ -210,10 +215,11 @@ TEST(CountWindowDevice, ProfileIsMeasuredAndPlausible) {
   EXPECT_GT(d.global_atomic_rate, 1e8);
   EXPECT_GT(d.shared_atomic_rate, 1e9);
   EXPECT_GT(d.shared_per_block, 16u * 1024);
-  std::printf("profile %s: read %.0f GB/s, write %.0f GB/s, atomics %.3g/s (GBL pattern %.3g/s), shared atomics "
-              "%.3g/s, launch %.1f us\n",
-              d.name.c_str(), d.read_bandwidth / 1e9, d.write_bandwidth / 1e9, d.global_atomic_rate,
-              d.contended_atomic_rate, d.shared_atomic_rate, d.launch_seconds * 1e6);
+  std::printf(
+      "profile %s: read %.0f GB/s, write %.0f GB/s, atomics %.3g/s (GBL pattern %.3g/s), shared atomics "
+      "%.3g/s, launch %.1f us\n",
+      d.name.c_str(), d.read_bandwidth / 1e9, d.write_bandwidth / 1e9, d.global_atomic_rate,
+      d.contended_atomic_rate, d.shared_atomic_rate, d.launch_seconds * 1e6);
 }
 
 TEST(CountWindowDevice, SelectorNeverChoosesWhatCannotRunOnThisGpu) {

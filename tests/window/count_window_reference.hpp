@@ -52,7 +52,8 @@ std::vector<T> window_values(std::size_t n, std::uint64_t seed) {
 
 // The windows a test checks: all of them when the naive reference costs at most `budget`
 // value visits, otherwise the first and last 256 and an even spread in between (ascending).
-inline std::vector<std::uint64_t> windows_to_check(std::uint64_t windows, std::uint64_t w, std::uint64_t budget) {
+inline std::vector<std::uint64_t> windows_to_check(std::uint64_t windows, std::uint64_t w,
+                                                   std::uint64_t budget) {
   std::vector<std::uint64_t> out;
   if (windows * w <= budget) {
     for (std::uint64_t k = 0; k < windows; ++k) out.push_back(k);
@@ -67,8 +68,8 @@ inline std::vector<std::uint64_t> windows_to_check(std::uint64_t windows, std::u
 
 // want[i] = the result of window which[i].
 template <class T>
-window::Column reference_windows(const std::vector<T>& x, std::uint64_t w, std::uint64_t s, window::AggregateKind kind,
-                                 const std::vector<std::uint64_t>& which) {
+window::Column reference_windows(const std::vector<T>& x, std::uint64_t w, std::uint64_t s,
+                                 window::AggregateKind kind, const std::vector<std::uint64_t>& which) {
   window::Column out = window::make_column(window::result_type(window::value_type_of<T>, kind), which.size());
   std::visit(
       [&](auto& r) {
@@ -76,13 +77,20 @@ window::Column reference_windows(const std::vector<T>& x, std::uint64_t w, std::
         for (std::size_t i = 0; i < which.size(); ++i) {
           const T* first = x.data() + which[i] * s;
           switch (kind) {
-            case window::AggregateKind::count: r[i] = static_cast<R>(w); break;
-            case window::AggregateKind::min: r[i] = static_cast<R>(*std::min_element(first, first + w)); break;
-            case window::AggregateKind::max: r[i] = static_cast<R>(*std::max_element(first, first + w)); break;
+            case window::AggregateKind::count:
+              r[i] = static_cast<R>(w);
+              break;
+            case window::AggregateKind::min:
+              r[i] = static_cast<R>(*std::min_element(first, first + w));
+              break;
+            case window::AggregateKind::max:
+              r[i] = static_cast<R>(*std::max_element(first, first + w));
+              break;
             case window::AggregateKind::sum:
               if constexpr (std::is_integral_v<T>) {
                 std::uint64_t acc = 0;
-                for (std::uint64_t j = 0; j < w; ++j) acc += static_cast<std::uint64_t>(static_cast<std::int64_t>(first[j]));
+                for (std::uint64_t j = 0; j < w; ++j)
+                  acc += static_cast<std::uint64_t>(static_cast<std::int64_t>(first[j]));
                 r[i] = static_cast<R>(static_cast<std::int64_t>(acc));
               } else {
                 long double acc = 0;
@@ -127,15 +135,17 @@ template <class T>
             continue;
           }
           long double window_abs = 0;
-          for (std::uint64_t j = i * s; j < i * s + w; ++j) window_abs += std::fabs(static_cast<long double>(x[j]));
-          for (; running_end < i * s + w; ++running_end) running_abs += std::fabs(static_cast<long double>(x[running_end]));
+          for (std::uint64_t j = i * s; j < i * s + w; ++j)
+            window_abs += std::fabs(static_cast<long double>(x[j]));
+          for (; running_end < i * s + w; ++running_end)
+            running_abs += std::fabs(static_cast<long double>(x[running_end]));
           const long double tol = 1e-11L * window_abs + 1e-12L * running_abs + 1e-300L;
           const long double diff = std::fabs(static_cast<long double>(g[i]) - static_cast<long double>(r[c]));
           if (!(diff <= tol)) {
-            result = ::testing::AssertionFailure() << "window " << i << " [" << i * s << ", " << i * s + w
-                                                   << "): got " << g[i] << ", want " << r[c] << " (|diff| "
-                                                   << static_cast<double>(diff) << " > tolerance "
-                                                   << static_cast<double>(tol) << ")";
+            result = ::testing::AssertionFailure()
+                     << "window " << i << " [" << i * s << ", " << i * s + w << "): got " << g[i] << ", want "
+                     << r[c] << " (|diff| " << static_cast<double>(diff) << " > tolerance "
+                     << static_cast<double>(tol) << ")";
             return;
           }
         }

@@ -1,6 +1,8 @@
 // End-to-end tests of the `sextant` executable: golden outputs derived by hand, every error
 // path exits non-zero with a message naming the problem and leaves no output file behind.
 #include <gtest/gtest.h>
+
+#include "support/cli_fixture.hpp"
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -16,50 +18,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using testing::CliFixture;
+using testing::RunResult;
+using testing::slurp;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class CliTest : public ::testing::Test {
+class CliTest : public CliFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("sextant-cli-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  RunResult run(const std::string& args) const {
-    const fs::path out = dir_ / "stdout.txt";
-    const fs::path err = dir_ / "stderr.txt";
-    const std::string cmd = std::string(SEXTANT_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(cmd.c_str());
-    RunResult r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    fs::remove(out);
-    fs::remove(err);
-    return r;
-  }
-
-  fs::path write(const std::string& name, const std::string& text) const {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-
   // Lines of a skycube text file without the '#' comments.
   static std::string body(const std::string& text) {
     std::istringstream in(text);
@@ -73,8 +37,6 @@ class CliTest : public ::testing::Test {
     return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir_), fs::directory_iterator())) ==
            expected_files;
   }
-
-  fs::path dir_;
 };
 
 // Six points over two columns, a header, a duplicate row (1 and 4) and a tie on column 0

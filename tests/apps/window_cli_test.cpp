@@ -2,6 +2,8 @@
 // the three input paths agree, CPU and GPU agree, and every error exits non-zero naming the
 // problem with no output file left behind.
 #include <gtest/gtest.h>
+
+#include "support/cli_fixture.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,56 +20,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using testing::CliFixture;
+using testing::RunResult;
+using testing::slurp;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class WindowCliTest : public ::testing::Test {
+class WindowCliTest : public CliFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("sextant-window-cli-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  RunResult run(const std::string& args) const {
-    const fs::path out = dir_ / "stdout.txt";
-    const fs::path err = dir_ / "stderr.txt";
-    const std::string cmd =
-        std::string(SEXTANT_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(cmd.c_str());
-    RunResult r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    fs::remove(out);
-    fs::remove(err);
-    return r;
-  }
-
-  fs::path write(const std::string& name, const std::string& text) const {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-
   bool gpu_present() const {
     if (!build::has_cuda) return false;
     return run("info").out.find("gpu0:") != std::string::npos;
   }
-
-  fs::path dir_;
 };
 
 // Five tuples of key 0; W = 3, S = 2: windows [0,3) = 5,1,4 and [2,5) = 4,2,3; the last

@@ -1,0 +1,87 @@
+// The two-stage stream-window template (paper 000): a pane-level stage that pre-aggregates
+// out-of-order tuples into pane partials and releases the panes the watermark closes, and a
+// window-level stage that turns closed panes into window results on a B-PAT. Several window
+// specifications over one stream share the pane stage (pane = gcd of every length and slide).
+//
+//   StreamWindowOperator<CpuStreamBackend, SumAggregate<std::int64_t>> op(options, config);
+//   op.push(batch);      // any number of times; watermarks travel with the tuples
+//   op.poll(results);    // appends the windows fired so far (firing order)
+//   op.finish();         // end of stream: every open window fires (time windows)
+//   op.poll(results);
+//
+// Errors: invalid options throw from the constructor; a bad batch throws from push and leaves
+// the operator as it was; push after finish throws.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+#include "templates/window/stream_hooks.hpp"
+
+namespace sextant::window {
+
+template <class Backend, StreamAggregate A>
+requires StreamBackend<Backend, A>
+class StreamWindowOperator {
+ public:
+  using Value = typename A::Input;
+  using Output = typename A::Output;
+  using Result = WindowResult<Output>;
+  using Config = typename Backend::Config;
+  using PaneStage = typename Backend::template PaneStage<A>;
+  using WindowStage = typename Backend::template WindowStage<A>;
+
+  explicit StreamWindowOperator(const StreamWindowOptions& options, const Config& config = {})
+      : geometry_(make_geometry(options)), panes_(geometry_, config), windows_(geometry_, config) {}
+
+  void push(const StreamBatch<Value>& batch) {
+    if (finished_) throw Error::unsupported("push after finish: the stream has ended");
+    panes_.push(batch);
+    ++batches_;
+    panes_.release(closed_);
+    windows_.advance(closed_, fired_);
+  }
+
+  // Appends the windows fired since the last poll; returns how many.
+  std::size_t poll(std::vector<Result>& out) {
+    const std::size_t n = fired_.size();
+    emitted_ += n;
+    if (out.empty())
+      out = std::exchange(fired_, {});
+    else
+      out.insert(out.end(), fired_.begin(), fired_.end());
+    fired_.clear();
+    return n;
+  }
+
+  void finish() {
+    if (finished_) return;
+    finished_ = true;
+    panes_.release_all(closed_);
+    windows_.advance(closed_, fired_);
+  }
+
+  StreamCounters counters() const {
+    StreamCounters c = panes_.counters();
+    c.windows_emitted = emitted_ + fired_.size();
+    c.batches = batches_;
+    return c;
+  }
+  std::int64_t watermark() const { return panes_.watermark(); }
+  const StreamGeometry& geometry() const noexcept { return geometry_; }
+  static constexpr auto pane_stage_name = PaneStage::name;
+  static constexpr auto window_stage_name = WindowStage::name;
+
+ private:
+  StreamGeometry geometry_;
+  PaneStage panes_;
+  WindowStage windows_;
+  typename PaneStage::ClosedPanes closed_{};
+  std::vector<Result> fired_;
+  std::uint64_t emitted_ = 0;
+  std::uint64_t batches_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace sextant::window

@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
+#include <exception>
 #include <istream>
 #include <iterator>
+#include <mutex>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 
 #include "core/error.hpp"
@@ -204,7 +208,8 @@ HashCube::HashCube(int d, std::size_t n_points, int max_level) : d_(d), max_leve
   for (WordIndex& index : words_) index.offsets.assign(1, 0);
 }
 
-HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::vector<HashCubePart> parts) {
+HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::vector<HashCubePart> parts,
+                              int threads) {
   HashCube cube(d, n_points, max_level);
   for (const HashCubePart& part : parts) {
     if (part.d_ == 0 && part.words_.empty()) continue;  // default-constructed: holds nothing
@@ -215,43 +220,68 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
                                                ", max_level = " + std::to_string(max_level));
   }
 
-  SeenIds seen(n_points);
-  std::vector<std::uint64_t> packed;
-  std::vector<std::uint64_t> scratch;
-  for (std::size_t w = 0; w < cube.words_.size(); ++w) {
-    const Word invalid = ~valid_bits(d, max_level, w);
-    packed.clear();
-    for (HashCubePart& part : parts) {
-      if (part.words_.empty()) continue;
-      for (const HashCubePart::Entry& e : part.words_[w]) {
-        if (e.id >= n_points)
-          throw Error(ErrorKind::bad_argument, "HashCube::from_parts: point id " + std::to_string(e.id) +
-                                                   " is out of range for a cube of " +
-                                                   std::to_string(n_points) + " points");
-        const Word key = e.key | invalid;
-        if (key != all_ones) packed.push_back(pack(key, e.id));
-      }
-      std::vector<HashCubePart::Entry>().swap(part.words_[w]);  // lowers the peak memory
-    }
-    sort_packed(packed, scratch);
+  // Word positions are independent: each thread takes the next one, with its own buffers and
+  // duplicate marks. The result does not depend on the thread count.
+  const std::size_t word_count = cube.words_.size();
+  const unsigned workers = static_cast<unsigned>(
+      std::min<std::size_t>(word_count, threads > 0 ? static_cast<std::size_t>(threads)
+                                                    : std::max(1u, std::thread::hardware_concurrency())));
+  std::atomic<std::size_t> next{0};
+  std::mutex failure_mutex;
+  std::exception_ptr failure;
+  const auto work = [&] {
+    SeenIds seen(n_points);
+    std::vector<std::uint64_t> packed;
+    std::vector<std::uint64_t> scratch;
+    try {
+      for (std::size_t w; (w = next.fetch_add(1)) < word_count;) {
+        const Word invalid = ~valid_bits(d, max_level, w);
+        packed.clear();
+        for (HashCubePart& part : parts) {
+          if (part.words_.empty()) continue;
+          for (const HashCubePart::Entry& e : part.words_[w]) {
+            if (e.id >= n_points)
+              throw Error(ErrorKind::bad_argument, "HashCube::from_parts: point id " + std::to_string(e.id) +
+                                                       " is out of range for a cube of " +
+                                                       std::to_string(n_points) + " points");
+            const Word key = e.key | invalid;
+            if (key != all_ones) packed.push_back(pack(key, e.id));
+          }
+          std::vector<HashCubePart::Entry>().swap(part.words_[w]);  // lowers the peak memory
+        }
+        sort_packed(packed, scratch);
 
-    WordIndex& index = cube.words_[w];
-    index.ids.reserve(packed.size());
-    const auto epoch = static_cast<std::uint32_t>(w + 1);
-    for (const std::uint64_t x : packed) {
-      const PointId id = id_of(x);
-      if (seen.mark(id, epoch))
-        throw Error(ErrorKind::bad_argument,
-                    "HashCube::from_parts: point id " + std::to_string(id) +
-                        " was inserted more than once (ids must be distinct across parts)");
-      if (index.keys.empty() || key_of(x) != index.keys.back()) {
+        WordIndex& index = cube.words_[w];
+        index.ids.reserve(packed.size());
+        const auto epoch = static_cast<std::uint32_t>(w + 1);
+        for (const std::uint64_t x : packed) {
+          const PointId id = id_of(x);
+          if (seen.mark(id, epoch))
+            throw Error(ErrorKind::bad_argument,
+                        "HashCube::from_parts: point id " + std::to_string(id) +
+                            " was inserted more than once (ids must be distinct across parts)");
+          if (index.keys.empty() || key_of(x) != index.keys.back()) {
+            if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
+            index.keys.push_back(key_of(x));
+          }
+          index.ids.push_back(id);
+        }
         if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
-        index.keys.push_back(key_of(x));
       }
-      index.ids.push_back(id);
+    } catch (...) {
+      next = word_count;  // the others stop at their next word
+      const std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
     }
-    if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
-  }
+  };
+  if (workers <= 1) {
+    work();
+  } else {
+    std::vector<std::jthread> team;
+    for (unsigned t = 1; t < workers; ++t) team.emplace_back(work);
+    work();
+  }  // joins
+  if (failure) std::rethrow_exception(failure);
   return cube;
 }
 

@@ -25,7 +25,9 @@ namespace sextant::skycube {
 using Word = std::uint32_t;
 
 // Number of 32-bit words for a cube over d columns.
-constexpr std::size_t words_for(int d) noexcept { return (subspace_count(d) + 31) / 32; }
+constexpr std::size_t words_for(int d) noexcept {
+  return (subspace_count(d) + 31) / 32;
+}
 
 // Word w's bits that stand for real subspaces of level <= max_level; all other bits of a
 // stored word are forced to 1.
@@ -39,6 +41,13 @@ class HashCubePart {
 
   // dominated[w] = word w of the point's "dominated in" bits (words_for(d) entries).
   void insert(PointId id, std::span<const Word> dominated);
+
+  // Removes the entries of every id for which drop(id) holds: undoes the inserts of a task that
+  // failed part-way, before it runs again elsewhere (ids must stay distinct across parts).
+  template <class Drop>
+  void erase_if(Drop&& drop) {
+    for (auto& entries : words_) std::erase_if(entries, [&](const Entry& e) { return drop(e.id); });
+  }
 
   int dims() const noexcept { return d_; }
   int max_level() const noexcept { return max_level_; }
@@ -60,8 +69,10 @@ class HashCube {
   HashCube() = default;
   // An empty cube: every point dominated everywhere.
   HashCube(int d, std::size_t n_points, int max_level);
-  // Builds the query structure from parts (ids must be distinct across parts).
-  static HashCube from_parts(int d, std::size_t n_points, int max_level, std::vector<HashCubePart> parts);
+  // Builds the query structure from parts (ids must be distinct across parts), word positions
+  // in parallel on `threads` threads (0 = every hardware thread); the result is the same for any.
+  static HashCube from_parts(int d, std::size_t n_points, int max_level, std::vector<HashCubePart> parts,
+                             int threads = 0);
 
   int dims() const noexcept { return d_; }
   int max_level() const noexcept { return max_level_; }

@@ -315,6 +315,25 @@ TEST(HashCube, LargeBuildsTakeTheRadixSortPath) {
     ASSERT_EQ(few.skyline(m), expected_skyline(sparse, m)) << "mask " << m;
 }
 
+TEST(HashCube, ThreadCountDoesNotChangeTheCube) {
+  // d = 9: 16 word positions, so several threads share the words; duplicates are still caught
+  // whichever thread meets them.
+  const int d = 9;
+  const Bitmaps bitmaps = random_bitmaps(3000, d, 7);
+  const auto parts_of = [&] {
+    std::vector<HashCubePart> parts(3, HashCubePart(d, d));
+    for (std::size_t i = 0; i < bitmaps.size(); ++i) parts[i % 3].insert(static_cast<PointId>(i), bitmaps[i]);
+    return parts;
+  };
+  const HashCube one = HashCube::from_parts(d, bitmaps.size(), d, parts_of(), 1);
+  for (int threads : {2, 5, 16, 0}) EXPECT_EQ(HashCube::from_parts(d, bitmaps.size(), d, parts_of(), threads), one);
+  for (Mask m = 1; m <= full_mask(d); m += 37) ASSERT_EQ(one.skyline(m), expected_skyline(bitmaps, m));
+
+  auto parts = parts_of();
+  parts[1].insert(11, bitmaps[11]);  // id 11 already lives in parts[2]
+  EXPECT_THROW(HashCube::from_parts(d, bitmaps.size(), d, std::move(parts), 4), Error);
+}
+
 void expect_load_error(const std::string& bytes, const std::string& needle, const std::string& what) {
   try {
     (void)loaded(bytes);

@@ -16,11 +16,11 @@
 
 #include <concepts>
 #include <cstdint>
-#include <limits>
 #include <string_view>
 #include <type_traits>
 
 #include "core/host_device.hpp"
+#include "templates/window/aggregate_traits.hpp"
 #include "templates/window/count_window.hpp"
 
 namespace sextant::window {
@@ -43,77 +43,27 @@ std::string_view to_string(StreamAggregateKind kind) noexcept;
 // "sum|count|min|max|avg|var"; throws Error naming `parameter` and the valid names.
 StreamAggregateKind parse_stream_aggregate(const char* parameter, std::string_view text);
 
-namespace detail {
-template <class V>
-inline constexpr bool integral_value = std::is_integral_v<V>;
-
-SEXTANT_HD_INLINE constexpr std::int64_t wrap_add(std::int64_t a, std::int64_t b) noexcept {
-  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
-}
-}  // namespace detail
-
-template <WindowValue V>
-struct SumAggregate {
-  static constexpr std::string_view name = "sum";
-  using Input = V;
-  using Acc = std::conditional_t<std::is_integral_v<V>, std::int64_t, double>;
+// Sum, count, min and max are the count-window family's traits (aggregate_traits.hpp) with a
+// name and an identity lower.
+template <WindowValue V, AggregateKind K>
+struct LoweredAggregate : Aggregate<V, K> {
+  static constexpr std::string_view name = K == AggregateKind::sum     ? "sum"
+                                           : K == AggregateKind::count ? "count"
+                                           : K == AggregateKind::min   ? "min"
+                                                                       : "max";
+  using Acc = typename Aggregate<V, K>::Acc;
   using Output = Acc;
-  SEXTANT_HD_INLINE static constexpr Acc identity() noexcept { return Acc{0}; }
-  SEXTANT_HD_INLINE static constexpr Acc lift(V x) noexcept { return static_cast<Acc>(x); }
-  SEXTANT_HD_INLINE static constexpr Acc combine(Acc a, Acc b) noexcept {
-    if constexpr (std::is_integral_v<V>)
-      return detail::wrap_add(a, b);
-    else
-      return a + b;
-  }
   SEXTANT_HD_INLINE static constexpr Output lower(Acc a) noexcept { return a; }
 };
 
 template <WindowValue V>
-struct CountAggregate {
-  static constexpr std::string_view name = "count";
-  using Input = V;
-  using Acc = std::int64_t;
-  using Output = std::int64_t;
-  SEXTANT_HD_INLINE static constexpr Acc identity() noexcept { return 0; }
-  SEXTANT_HD_INLINE static constexpr Acc lift(V) noexcept { return 1; }
-  SEXTANT_HD_INLINE static constexpr Acc combine(Acc a, Acc b) noexcept { return a + b; }
-  SEXTANT_HD_INLINE static constexpr Output lower(Acc a) noexcept { return a; }
-};
-
+using SumAggregate = LoweredAggregate<V, AggregateKind::sum>;
 template <WindowValue V>
-struct MinAggregate {
-  static constexpr std::string_view name = "min";
-  using Input = V;
-  using Acc = V;
-  using Output = V;
-  SEXTANT_HD_INLINE static constexpr Acc identity() noexcept {
-    if constexpr (std::is_integral_v<V>)
-      return std::numeric_limits<V>::max();
-    else
-      return std::numeric_limits<V>::infinity();
-  }
-  SEXTANT_HD_INLINE static constexpr Acc lift(V x) noexcept { return x; }
-  SEXTANT_HD_INLINE static constexpr Acc combine(Acc a, Acc b) noexcept { return b < a ? b : a; }
-  SEXTANT_HD_INLINE static constexpr Output lower(Acc a) noexcept { return a; }
-};
-
+using CountAggregate = LoweredAggregate<V, AggregateKind::count>;
 template <WindowValue V>
-struct MaxAggregate {
-  static constexpr std::string_view name = "max";
-  using Input = V;
-  using Acc = V;
-  using Output = V;
-  SEXTANT_HD_INLINE static constexpr Acc identity() noexcept {
-    if constexpr (std::is_integral_v<V>)
-      return std::numeric_limits<V>::lowest();
-    else
-      return -std::numeric_limits<V>::infinity();
-  }
-  SEXTANT_HD_INLINE static constexpr Acc lift(V x) noexcept { return x; }
-  SEXTANT_HD_INLINE static constexpr Acc combine(Acc a, Acc b) noexcept { return a < b ? b : a; }
-  SEXTANT_HD_INLINE static constexpr Output lower(Acc a) noexcept { return a; }
-};
+using MinAggregate = LoweredAggregate<V, AggregateKind::min>;
+template <WindowValue V>
+using MaxAggregate = LoweredAggregate<V, AggregateKind::max>;
 
 template <WindowValue V>
 struct AvgAggregate {

@@ -5,17 +5,13 @@
 #include <string>
 #include <thread>
 
-#include "core/config.hpp"
+#include "api/skycube_devices.hpp"
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
 #include "cpu/skycube/lattice_skycube_cpu.hpp"
 #include "cpu/skycube/mdmc_skycube_cpu.hpp"
 #include "cpu/skycube/reference_skycube.hpp"
-#if SEXTANT_HAS_CUDA
-#include "gpu/device_query.hpp"
-#include "gpu/skycube/mdmc_skycube_gpu.hpp"
-#endif
 
 namespace sextant::skycube {
 
@@ -41,12 +37,6 @@ std::string_view to_string(TemplateKind kind) noexcept {
 
 namespace {
 
-std::string devices_to_string(const DeviceSelection& devices) {
-  std::string out;
-  for (const auto& d : devices.devices) out += (out.empty() ? "" : ",") + to_string(d);
-  return out;
-}
-
 SkycubeResult named(SkycubeResult r, const char* name) {
   r.template_name = name;
   return r;
@@ -60,46 +50,36 @@ TemplateKind choose_template(const Dataset& data, const SkycubeOptions& options)
   return data.dims() >= 10 && deep ? TemplateKind::mdmc : TemplateKind::stsc;
 }
 
-// The one GPU named by an explicit device list, if any. Until the heterogeneous scheduler is
-// wired into the skycube templates, a run uses either the CPU or one GPU; "all" means the CPU.
-std::optional<int> single_gpu(const DeviceSelection& devices) {
-  if (devices.all || !devices.wants_gpu()) return std::nullopt;
-  if (devices.devices.size() != 1)
-    throw Error::unsupported("a skycube run on several devices at once ('" + devices_to_string(devices) +
-                             "') needs the heterogeneous scheduler, not yet wired in; name one device");
-  if (!build::has_cuda)
-    throw Error::unsupported("this build of Sextant has no CUDA support, so it cannot run on a GPU; use --devices cpu");
-  return devices.devices.front().index;
-}
-
-SkycubeResult run_on_gpu(const Dataset& data, const SkycubeOptions& opts, int gpu) {
-#if SEXTANT_HAS_CUDA
-  if (gpu::device_count() == 0) throw Error::unsupported("no GPU found on this machine; use --devices cpu");
-  switch (opts.kind) {
-    case TemplateKind::mdmc:
-    case TemplateKind::automatic: return named(mdmc_gpu(data, opts, gpu), "mdmc");
-    case TemplateKind::stsc:
-      throw Error::unsupported("STSC has no GPU specialisation (a GPU has no single-threaded skyline); use mdmc");
-    case TemplateKind::sdsc: throw Error::unsupported("the SDSC GPU cuboid hook is not implemented yet; use mdmc");
-    case TemplateKind::reference: throw Error::unsupported("the reference skycube runs on the CPU only");
-  }
-  throw Error::internal("unhandled template kind");
-#else
-  (void)data, (void)opts, (void)gpu;
-  throw Error::internal("GPU requested in a build without CUDA");
-#endif
-}
-
 }  // namespace
 
 SkycubeResult compute_skycube(const Dataset& data, const SkycubeOptions& options, const DeviceSelection& devices) {
+  DeviceOptions on;
+  on.devices = devices;
+  return compute_skycube(data, options, on);
+}
+
+SkycubeResult compute_skycube(const Dataset& data, const SkycubeOptions& options,
+                              const DeviceOptions& devices) {
   SkycubeOptions opts = options;
   const auto resolved = resolve_options(data, options);
   opts.max_level = resolved.max_level;
   opts.threads = resolved.threads;
 
+  if (devices.scheduled()) {
+    const auto& listed = devices.devices.devices;
+    const auto gpu =
+        std::find_if(listed.begin(), listed.end(), [](const DeviceId& d) { return d.kind == DeviceKind::gpu; });
+    if (opts.kind == TemplateKind::reference && gpu != listed.end())
+      throw Error::unsupported("the reference skycube runs on the CPU only, not on " + to_string(*gpu) +
+                               "; name CPU devices or none");
+    if (opts.kind != TemplateKind::reference) {
+      // With GPUs in the run, MDMC: its point chunks keep every device busy to the end.
+      if (opts.kind == TemplateKind::automatic)
+        opts.kind = plan_devices(devices).uses_gpus ? TemplateKind::mdmc : choose_template(data, opts);
+      return compute_on_devices(data, opts.kind, opts.max_level, options.threads, devices);
+    }
+  }
   if (opts.kind == TemplateKind::automatic) opts.kind = choose_template(data, opts);
-  if (const auto gpu = single_gpu(devices)) return run_on_gpu(data, opts, *gpu);
   switch (opts.kind) {
     case TemplateKind::reference: {
       SkycubeResult result;

@@ -3,16 +3,40 @@
 // in SkycubeResult::template_name.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/dataset.hpp"
 #include "core/device.hpp"
+#include "scheduler/faults.hpp"
+#include "scheduler/topology.hpp"
 #include "templates/skycube/skycube_options.hpp"
 
 namespace sextant::skycube {
 
+// Where a run executes. With nothing set, it runs on the CPU's OpenMP threads; with devices named
+// (or counters asked for) it goes through the heterogeneous scheduler: STSC's cuboids on the CPU
+// cores, SDSC's cuboids on the NUMA nodes (one OpenMP team each) and GPUs, MDMC's point chunks on
+// every core and GPU; SkycubeResult::statistics then holds the per-device report. SkycubeOptions::
+// threads caps the CPU workers, spread over the named NUMA nodes.
+struct DeviceOptions {
+  DeviceSelection devices;            // all | cpu | numaN,... | gpuN,... (parse_devices)
+  std::vector<std::string> counters;  // PAPI events on every CPU worker (scheduler::parse_counter_events);
+                                      // where PAPI has none, statistics say "counters unavailable"
+  scheduler::FaultInjection faults;   // tests and demonstrations: "numa1@2" fails a device's 2nd task
+  std::optional<scheduler::Topology> machine;  // default: this machine (hwloc + CUDA); tests: synthetic
+
+  bool scheduled() const noexcept {
+    return devices.all || !devices.devices.empty() || !counters.empty() || !faults.empty() || machine;
+  }
+};
+
 SkycubeResult compute_skycube(const Dataset& data, const SkycubeOptions& options,
                               const DeviceSelection& devices = {});
+SkycubeResult compute_skycube(const Dataset& data, const SkycubeOptions& options,
+                              const DeviceOptions& devices);
 
 TemplateKind parse_template(const char* parameter, std::string_view text);
 std::string_view to_string(TemplateKind kind) noexcept;

@@ -10,5 +10,6 @@ int query_command(int argc, char** argv);
 int info_command(int argc, char** argv);
 int window_command(int argc, char** argv);
 int generate_column_command(int argc, char** argv);
+int generate_stream_command(int argc, char** argv);
 
 }  // namespace sextant::cli

@@ -18,8 +18,10 @@ constexpr const char* usage =
     "  generate   write a benchmark dataset (independent, correlated, anticorrelated, tie-heavy)\n"
     "  skycube    compute the skycube of a dataset (every subspace skyline)\n"
     "  query      print one subspace's skyline from a saved skycube\n"
-    "  window     sliding-window aggregates of a column (count windows, CPU or GPU)\n"
-    "  generate-column  write a binary column file of random values (input of 'window')\n"
+    "  window     sliding-window aggregates: time or count windows over an out-of-order keyed\n"
+    "             stream, or count windows over a column in memory (--inplace); CPU or GPU\n"
+    "  generate-column  write a binary column file of random values (input of 'window --inplace')\n"
+    "  generate-stream  write an out-of-order keyed stream as CSV key,ts,value,wm (input of 'window')\n"
     "  info       what this build contains and which devices it sees\n"
     "\n"
     "'sextant <command> --help' lists a command's options.\n";
@@ -43,6 +45,7 @@ int main(int argc, char** argv) {
     if (command == "info") return sextant::cli::info_command(argc, argv);
     if (command == "window") return sextant::cli::window_command(argc, argv);
     if (command == "generate-column") return sextant::cli::generate_column_command(argc, argv);
+    if (command == "generate-stream") return sextant::cli::generate_stream_command(argc, argv);
     std::fprintf(stderr, "sextant: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
   } catch (const sextant::Error& e) {

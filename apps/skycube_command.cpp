@@ -1,17 +1,19 @@
 #include <cstdio>
-#include <iostream>
+#include <ostream>
 #include <string>
 #include <thread>
 
 #include "api/skycube.hpp"
 #include "apps/arguments.hpp"
 #include "apps/commands.hpp"
+#include "apps/output.hpp"
 #include "apps/progress.hpp"
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
 #include "datagen/binary.hpp"
 #include "datagen/skyline_generator.hpp"
+#include "scheduler/counters.hpp"
+#include "scheduler/statistics.hpp"
 #include "templates/skycube/skycube_text.hpp"
 
 namespace sextant::cli {
@@ -36,20 +38,52 @@ Dataset load_input(const Arguments& args, PhaseTimes& phases) {
   return data;
 }
 
-void write_output(const std::string& output, const std::string& format, const skycube::HashCube& cube) {
-  if (format == "binary") {
-    if (output == "-") throw Error::argument("--output", output, "a file name", "binary output needs a file");
-    AtomicFile file(output, true);
-    cube.save(file.stream());
-    file.commit();
-  } else if (output == "-") {
-    skycube::write_skycube_text(std::cout, cube);
-    std::cout.flush();
-    if (!std::cout) throw Error::io("<stdout>", "write failed");
-  } else {
-    AtomicFile file(output);
-    skycube::write_skycube_text(file.stream(), cube);
-    file.commit();
+void write_cube(const std::string& output, const std::string& format, const skycube::HashCube& cube) {
+  const bool binary = format == "binary";
+  if (binary && output == "-")
+    throw Error::argument("--output", output, "a file name", "binary output needs a file");
+  write_output(
+      output,
+      [&](std::ostream& out) {
+        if (binary)
+          cube.save(out);
+        else
+          skycube::write_skycube_text(out, cube);
+      },
+      binary);
+}
+
+// --devices, --counters and --report: which devices run the skycube (through the scheduler) and
+// what it reports. Without any of them the run uses the CPU's OpenMP threads, no scheduler.
+skycube::DeviceOptions device_options(const Arguments& args) {
+  skycube::DeviceOptions on;
+  if (const auto devices = args.get("devices")) on.devices = parse_devices("--devices", *devices);
+  if (const auto counters = args.get("counters")) {
+    on.counters = scheduler::parse_counter_events("--counters", *counters);
+    if (on.counters.empty())
+      throw Error::argument("--counters", "", "PAPI event names, e.g. PAPI_TOT_INS,PAPI_L2_TCM",
+                            "no event named");
+  }
+  if (args.has("report") && !on.scheduled()) on.devices.all = true;
+  return on;
+}
+
+void print_device_report(const skycube::SkycubeResult& result, bool wanted) {
+  if (!result.statistics) {
+    if (wanted)
+      std::fprintf(stderr,
+                   "sextant skycube: no per-device report: the %s template does not run on the scheduler\n",
+                   result.template_name.c_str());
+    return;
+  }
+  if (wanted) {
+    std::fprintf(stderr, "sextant skycube: per-device report (%s)\n%s", result.template_name.c_str(),
+                 scheduler::report(*result.statistics).c_str());
+  } else if (const std::size_t failures = result.statistics->failures.size(); failures > 0) {
+    std::fprintf(stderr,
+                 "sextant skycube: %zu device failure%s; the work moved to other devices and the result is "
+                 "complete (--report lists them)\n",
+                 failures, failures == 1 ? "" : "s");
   }
 }
 
@@ -62,7 +96,12 @@ int skycube_command(int argc, char** argv) {
                      {"generate", "DIST:N:D[:SEED]", "generate the dataset instead, e.g. anti:100000:8:1"},
                      {"prefer", "min,max,...", "per-column preference (default: smaller is better everywhere)"},
                      {"template", "T", "reference|stsc|sdsc|mdmc|auto (default auto)"},
-                     {"devices", "LIST", "all|cpu|gpu0,gpu1|numa0,... (default all)"},
+                     {"devices", "LIST",
+                      "all|cpu|gpu0,gpu1|numa0,...: run on these devices through the scheduler (default: "
+                      "the CPU's threads, no scheduler)"},
+                     {"counters", "EVENTS", "PAPI events on every CPU worker, e.g. PAPI_TOT_INS,PAPI_L2_TCM"},
+                     {"report", "", "print the per-device table (workers, tasks, items, busy time, share, "
+                                    "counters) on stderr"},
                      {"threads", "T", "CPU threads (default: every core)"},
                      {"max-level", "L", "partial skycube: subspaces of at most L columns (default d)"},
                      {"output", "F", "where to write the skycube ('-' = stdout, text only)"},
@@ -80,7 +119,7 @@ int skycube_command(int argc, char** argv) {
     throw Error::argument("--format", format, "text or binary", "unknown format");
   skycube::SkycubeOptions options;
   options.kind = skycube::parse_template("--template", args.get_or("template", "auto"));
-  const auto devices = parse_devices("--devices", args.get_or("devices", "all"));
+  const skycube::DeviceOptions devices = device_options(args);
   options.threads = static_cast<int>(args.get_int("threads", 0, 1, 4096));
 
   PhaseTimes phases;
@@ -94,18 +133,13 @@ int skycube_command(int argc, char** argv) {
   }
   if (options.kind == skycube::TemplateKind::automatic)
     std::fprintf(stderr, "sextant skycube: --template auto chose %s\n", result.template_name.c_str());
+  print_device_report(result, args.has("report") || !devices.counters.empty());
   for (const auto& p : result.phases.phases()) phases.add(p.name, p.seconds);
 
   Stopwatch sw;
-  write_output(output, format, result.cube);
+  write_cube(output, format, result.cube);
   phases.add("write", sw.seconds());
-
-  std::string times;
-  for (const auto& p : phases.phases()) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%s%s %.3f s", times.empty() ? "" : ", ", p.name.c_str(), p.seconds);
-    times += buf;
-  }
+  const std::string times = format_phases(phases);
   std::fprintf(stderr,
                "sextant skycube: n=%zu d=%d max_level=%d template=%s extended_skyline=%zu ids_stored=%zu "
                "hashcube_bytes=%zu | %s | total %.3f s -> %s\n",

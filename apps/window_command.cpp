@@ -1,9 +1,9 @@
-// sextant window: sliding-window aggregation of one column. Implemented: count-based windows
-// over a column held in memory (--type count --inplace, paper 001); time windows and count
-// windows over out-of-order streams belong to the stream window family and are refused here.
-#include <charconv>
+// sextant window: sliding-window aggregation. Two families behind one command:
+//   --type count --inplace   count-based windows over one column held in memory, in order (paper 001);
+//   otherwise                time or count windows over an out-of-order keyed stream (paper 000,
+//                            apps/window_stream.cpp).
 #include <cstdio>
-#include <iostream>
+#include <ostream>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -11,9 +11,11 @@
 #include "api/window_count.hpp"
 #include "apps/arguments.hpp"
 #include "apps/commands.hpp"
-#include "core/atomic_file.hpp"
+#include "apps/output.hpp"
+#include "apps/window_stream.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
+#include "core/number_format.hpp"
 #include "core/stopwatch.hpp"
 #include "datagen/column_file.hpp"
 
@@ -103,13 +105,6 @@ DeviceId parse_device(const std::string& text) {
   return id;
 }
 
-template <class T>
-void append_value(std::string& out, T value) {
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
-  out.append(buf, ec == std::errc{} ? end : buf);
-}
-
 // key,start,end,value with key 0 and start/end as positions (end exclusive).
 void write_results(std::ostream& out, const window::Column& results, const window::CountWindowSpec& spec) {
   out << "key,start,end,value\n";
@@ -119,11 +114,11 @@ void write_results(std::ostream& out, const window::Column& results, const windo
         buf.reserve(1 << 20);
         for (std::size_t k = 0; k < values.size(); ++k) {
           buf += "0,";
-          append_value(buf, static_cast<std::uint64_t>(k) * spec.slide);
+          append_number(buf, static_cast<std::uint64_t>(k) * spec.slide);
           buf += ',';
-          append_value(buf, static_cast<std::uint64_t>(k) * spec.slide + spec.length);
+          append_number(buf, static_cast<std::uint64_t>(k) * spec.slide + spec.length);
           buf += ',';
-          append_value(buf, values[k]);
+          append_number(buf, values[k]);
           buf += '\n';
           if (buf.size() > (1 << 20) - 128) {
             out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
@@ -135,59 +130,47 @@ void write_results(std::ostream& out, const window::Column& results, const windo
       results);
 }
 
-void write_output(const std::string& output, const window::Column& results,
-                  const window::CountWindowSpec& spec) {
-  if (output == "-") {
-    write_results(std::cout, results, spec);
-    std::cout.flush();
-    if (!std::cout) throw Error::io("<stdout>", "write failed");
-    return;
-  }
-  AtomicFile file(output);
-  write_results(file.stream(), results, spec);
-  file.commit();
-}
-
 }  // namespace
 
 int window_command(int argc, char** argv) {
-  Arguments args(
-      "window",
-      {
-          {"type", "count|time", "window type (only count is available)"},
-          {"inplace", "",
-           "the column is in memory, in order (required: out-of-order count windows "
-           "are not yet available)"},
-          {"input", "F", "binary column file (\"SXTC\") or stream CSV key,ts,value,wm (values in row order)"},
-          {"generate", "N", "generate N random values instead (see --value-type, --seed)"},
-          {"value-type", "int32|int64|float|double",
-           "type of generated or CSV values (default: int32 generated, double from CSV)"},
-          {"seed", "S", "random seed for --generate (default 1)"},
-          {"length", "W", "window length in values (>= 1)"},
-          {"slide", "S", "window slide in values (>= 1)"},
-          {"agg", "sum|count|min|max", "aggregate function"},
-          {"device", "cpu|gpuN", "where to aggregate (default cpu)"},
-          {"algorithm", "A", "GPU algorithm: auto|gbl|sh|coop|direct-prefix|reduced-prefix (default auto)"},
-          {"threads", "T", "CPU threads (default: every core)"},
-          {"output", "F", "results CSV key,start,end,value ('-' = stdout)"},
-          {"help", "", "this text"},
-      });
+  std::vector<Arguments::Option> declared = {
+      {"type", "time|count", "window type"},
+      {"inplace", "",
+       "count windows over one column in memory, in row order (paper 001); without it: windows over "
+       "an out-of-order keyed stream (paper 000)"},
+      {"input", "F",
+       "stream CSV key,ts,value,wm; with --inplace also a binary column file (\"SXTC\"), values in row "
+       "order"},
+      {"generate", "N", "generate N tuples (N values with --inplace) instead; see --seed and below"},
+      {"value-type", "int32|int64|float|double",
+       "type of the values (default: int32 generated; from a CSV int64 if all are integers, else double; "
+       "--inplace CSV: double)"},
+      {"length", "W[,W...]", "window length(s), time units or tuples (>= 1); several: one spec each"},
+      {"slide", "S[,S...]", "window slide(s) (>= 1); pairs with --length, or one for all"},
+      {"agg", "sum|count|min|max|avg|var", "aggregate function (--inplace: sum|count|min|max)"},
+      {"device", "cpu|gpuN", "where to aggregate (default cpu)"},
+      {"algorithm", "A",
+       "--inplace GPU algorithm: auto|gbl|sh|coop|direct-prefix|reduced-prefix (default auto)"},
+      {"threads", "T", "CPU threads (default: every core)"},
+      {"output", "F", "results CSV [spec,]key,start,end,value sorted by [spec,] key, start ('-' = stdout)"},
+  };
+  for (auto& o : window_stream_options()) declared.push_back(std::move(o));
+  declared.push_back({"help", "", "this text"});
+  Arguments args("window", std::move(declared));
   args.parse(argc, argv, 2);
   if (args.has("help")) {
     std::fputs(args.usage().c_str(), stdout);
     return 0;
   }
+  if (!args.has("inplace")) return window_stream(args);
   const std::string type = args.require("type");
   if (type == "time")
-    throw Error::unsupported(
-        "--type time: time-based windows are not yet available (they come with the stream "
-        "window family); use --type count --inplace");
-  if (type != "count")
-    throw Error::argument("--type", type, "count (time is not yet available)", "unknown window type");
-  if (!args.has("inplace"))
-    throw Error::unsupported(
-        "--type count without --inplace: count windows over out-of-order streams are not yet "
-        "available; add --inplace to aggregate the column in row order");
+    throw Error::argument("--type", type, "count with --inplace",
+                          "--inplace aggregates a column by position; for time windows drop --inplace");
+  if (type != "count") throw Error::argument("--type", type, "time or count", "unknown window type");
+  for (const char* name : window_stream_only_options())
+    if (const auto v = args.get(name))
+      throw Error::argument(std::string("--") + name, *v, "only without --inplace", "not used by --inplace");
 
   window::CountWindowSpec spec;
   spec.length = static_cast<std::uint64_t>(
@@ -218,15 +201,9 @@ int window_command(int argc, char** argv) {
     std::fprintf(stderr, "sextant window: --algorithm auto chose %s\n", result.algorithm.c_str());
 
   sw.restart();
-  write_output(output, result.values, spec);
+  write_output(output, [&](std::ostream& out) { write_results(out, result.values, spec); });
   phases.add("write", sw.seconds());
-
-  std::string times;
-  for (const auto& p : phases.phases()) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%s%s %.3f s", times.empty() ? "" : ", ", p.name.c_str(), p.seconds);
-    times += buf;
-  }
+  const std::string times = format_phases(phases);
   std::fprintf(
       stderr,
       "sextant window: %s, n=%zu W=%llu S=%llu windows=%zu agg=%s device=%s algorithm=%s | %s | total %.3f s "

@@ -2,17 +2,16 @@
 
 #include <bit>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <sstream>
 #include <type_traits>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "datagen/stream_csv.hpp"
 
 namespace sextant::datagen {
 
@@ -63,25 +62,6 @@ std::uint64_t splitmix64(std::uint64_t x) noexcept {
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
-}
-
-std::string_view trim(std::string_view s) noexcept {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-// A whole-cell number of type T; false when the cell is not one (or is NaN/infinite).
-template <class T>
-bool parse_cell(std::string_view cell, T& value) {
-  const char* first = cell.data();
-  const char* last = first + cell.size();
-  if (first != last && *first == '+') ++first;
-  if (first == last || *first == '+') return false;
-  const auto [ptr, ec] = std::from_chars(first, last, value);
-  if (ec != std::errc{} || ptr != last) return false;
-  if constexpr (std::is_floating_point_v<T>) return std::isfinite(value);
-  return true;
 }
 
 }  // namespace
@@ -195,74 +175,16 @@ bool looks_like_column_file(const std::string& path) {
   return in.read(magic, sizeof magic) && std::memcmp(magic, column_magic, sizeof magic) == 0;
 }
 
+// A projection of the one stream-row parser (datagen/stream_csv.hpp): every cell is checked,
+// only the values are kept.
 StreamValues parse_stream_csv_values(std::string_view text, const std::string& origin, ColumnType type) {
-  StreamValues out;
-  out.values = make_data(type, 0);
-  std::visit(
-      [&](auto& values) {
-        using T = typename std::decay_t<decltype(values)>::value_type;
-        std::size_t line_no = 0;
-        std::size_t pos = 0;
-        bool have_key = false;
-        std::int64_t first_key = 0;
-        std::size_t blank_run_start = 0;  // first line of a trailing run of blank lines
-        while (pos < text.size()) {
-          const std::size_t eol = text.find('\n', pos);
-          const std::string_view line =
-              trim(text.substr(pos, eol == std::string_view::npos ? text.npos : eol - pos));
-          pos = eol == std::string_view::npos ? text.size() : eol + 1;
-          ++line_no;
-          if (line.empty()) {
-            if (blank_run_start == 0) blank_run_start = line_no;
-            continue;
-          }
-          if (blank_run_start != 0)
-            throw Error::in_file(origin, blank_run_start, 0,
-                                 "blank line inside the data (expected key,ts,value,wm)");
-          std::string_view cells[4];
-          std::size_t count = 0, start = 0;
-          while (true) {
-            const std::size_t comma = line.find(',', start);
-            const std::string_view cell =
-                trim(line.substr(start, comma == line.npos ? line.npos : comma - start));
-            if (count < 4) cells[count] = cell;
-            ++count;
-            if (comma == line.npos) break;
-            start = comma + 1;
-          }
-          if (count != 4)
-            throw Error::in_file(origin, line_no, 0,
-                                 "expected 4 cells (key,ts,value,wm), found " + std::to_string(count));
-          T value{};
-          if (!parse_cell(cells[2], value)) {
-            std::int64_t probe = 0;
-            if (line_no == 1 && values.empty() && !parse_cell(cells[0], probe)) continue;  // a header line
-            throw Error::in_file(
-                origin, line_no, 3,
-                "value '" + std::string(cells[2]) + "' is not a finite " + std::string(to_string(type)));
-          }
-          std::int64_t key = 0;
-          if (!parse_cell(cells[0], key))
-            throw Error::in_file(origin, line_no, 1, "key '" + std::string(cells[0]) + "' is not an integer");
-          if (!have_key) {
-            first_key = key;
-            have_key = true;
-          } else if (key != first_key) {
-            out.several_keys = true;
-          }
-          values.push_back(value);
-        }
-      },
-      out.values);
-  return out;
+  StreamCsv csv = parse_stream_csv(text, origin, {type, /*values_only=*/true});
+  return {std::move(csv.values), csv.several_keys};
 }
 
 StreamValues read_stream_csv_values(const std::string& path, ColumnType type) {
-  std::ifstream in = open_for_reading(path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw Error::io(path, "read failed");
-  return parse_stream_csv_values(ss.str(), path, type);
+  StreamCsv csv = read_stream_csv(path, {type, /*values_only=*/true});
+  return {std::move(csv.values), csv.several_keys};
 }
 
 ColumnData generate_column(ColumnType type, std::size_t n, std::uint64_t seed) {

@@ -11,9 +11,8 @@
 //       16     8  uint64 n (values)
 //       24  n*sz  the values
 //
-// Stream CSV (the window family's input): rows `key,ts,value,wm`, an optional header line
-// (taken as a header when its value cell is not a number), CRLF and blank lines at the end
-// tolerated. The value column is taken in row order, parsed as the requested type.
+// Stream CSV (the window family's input, datagen/stream_csv.hpp): rows `key,ts,value,wm`. The
+// --inplace count windows take its value column in row order, parsed as the requested type.
 //
 // NaN and infinite values are bad input everywhere (errors name the file and the row/index).
 #pragma once
@@ -54,7 +53,8 @@ struct StreamValues {
   ColumnData values;
   bool several_keys = false;  // rows carry more than one distinct key
 };
-// The value column of a stream CSV, as `type`. Errors name file, line and column.
+// The value column of a stream CSV, as `type`: a projection of read_stream_csv, so every cell
+// is checked (errors name file, line and column).
 StreamValues read_stream_csv_values(const std::string& path, ColumnType type);
 StreamValues parse_stream_csv_values(std::string_view text, const std::string& origin, ColumnType type);
 

@@ -45,7 +45,7 @@ Job::Job(std::span<const WorkerInfo> workers, std::unique_ptr<PolicyBase> policy
       policy_(std::move(policy)),
       options_(options),
       faults_(faults),
-      inject_faults_(!faults.empty()),
+      inject_faults_(!faults.empty() && options.record),
       idle_spin_(idle_spin),
       slots_(std::make_unique<WorkerSlot[]>(workers.size())) {
   pending_workers_.store(static_cast<int>(workers.size()), std::memory_order_relaxed);

@@ -68,6 +68,7 @@ class Job {
   void set_range(std::size_t size, const Codelet& codelet);
   // Codelet name whose throughput is remembered between runs ("" = none).
   const std::string& rate_key() const noexcept { return rate_key_; }
+  bool recorded() const noexcept { return options_.record; }
   std::size_t work_units() const noexcept { return kind_ == Kind::batch ? tasks_.size() : range_size_; }
 
   // Distributes the work over the workers' queues (nobody runs yet); `remembered` are items/s per

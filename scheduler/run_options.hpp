@@ -24,6 +24,9 @@ enum class FailureMode {
 struct RunOptions {
   FailureMode on_failure = FailureMode::retry_elsewhere;
   std::uint64_t id = 0;  // parallel_for: passed as Chunk::task
+  // false: bookkeeping between the runs that carry a template's work (e.g. merging results): not
+  // added to Scheduler::statistics() and exempt from fault injection.
+  bool record = true;
 };
 
 struct SchedulerOptions {

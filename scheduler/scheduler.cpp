@@ -235,7 +235,7 @@ void Scheduler::finish(std::shared_ptr<detail::Job> job) {
   RunReport report = job->build_report(counter_status_);
   {
     std::lock_guard lock(statistics_mutex_);
-    statistics_.merge(report.statistics);
+    if (job->recorded()) statistics_.merge(report.statistics);
     if (!job->rate_key().empty() && !job->error()) {
       const std::vector<double> measured = job->measured_rates();
       std::vector<double>& remembered = rates_[job->rate_key()];

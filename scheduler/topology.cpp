@@ -3,6 +3,8 @@
 #include <hwloc.h>
 
 #include <algorithm>
+#include <cctype>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -96,6 +98,25 @@ void add_gpus(Topology& topology, std::vector<GpuInfo> gpus) {
   for (GpuInfo& gpu : gpus) topology.gpus.push_back(std::move(gpu));
   std::sort(topology.gpus.begin(), topology.gpus.end(),
             [](const GpuInfo& a, const GpuInfo& b) { return a.ordinal < b.ordinal; });
+}
+
+int numa_node_of_pci_device(const Topology& topology, std::string_view pci_bus_id) noexcept {
+  if (topology.synthetic || !topology.hwloc || topology.numa_nodes.empty()) return -1;
+  if (topology.numa_nodes.size() == 1) return 0;
+  try {
+    // sysfs names devices "dddd:bb:dd.f" in lower case; CUDA may print an 8-digit domain.
+    std::string id(pci_bus_id);
+    std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (const auto colon = id.find(':'); colon != std::string::npos && colon > 4) id.erase(0, colon - 4);
+    std::ifstream in("/sys/bus/pci/devices/" + id + "/numa_node");
+    int os_index = -1;
+    if (!(in >> os_index) || os_index < 0) return -1;
+    const hwloc_obj_t node =
+        hwloc_get_numanode_obj_by_os_index(topology.hwloc->handle, static_cast<unsigned>(os_index));
+    return node == nullptr ? -1 : static_cast<int>(node->logical_index);
+  } catch (...) {
+    return -1;
+  }
 }
 
 BindResult bind_current_thread(const Topology& topology, std::span<const int> processing_units) noexcept {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sextant::scheduler {
@@ -52,6 +53,10 @@ Topology synthetic_topology(const std::string& description);
 // Adds the GPUs the caller discovered; throws Error on a duplicate ordinal or a NUMA node
 // outside the topology.
 void add_gpus(Topology& topology, std::vector<GpuInfo> gpus);
+
+// The logical NUMA node a PCI device (e.g. a GPU, "0000:3B:00.0" as CUDA names it) is attached to,
+// from Linux sysfs (0 on a one-node machine); -1 where unknown (no sysfs entry, a synthetic topology).
+int numa_node_of_pci_device(const Topology& topology, std::string_view pci_bus_id) noexcept;
 
 enum class BindResult { bound, skipped, failed };
 

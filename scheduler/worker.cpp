@@ -14,8 +14,26 @@ std::string device_range(std::string_view prefix, int count) {
   return std::string(prefix) + "0 .. " + std::string(prefix) + std::to_string(count - 1);
 }
 
-void add_cpu_workers(const NumaNode& node, const WorkerLayout& layout, std::vector<WorkerInfo>& out) {
-  const std::size_t cores = node.cores.size();
+// How many cores of each node get workers: all, or `limit` dealt one at a time over the used nodes.
+std::vector<std::size_t> core_quotas(const Topology& topology, const std::vector<bool>& use_node, int limit) {
+  std::vector<std::size_t> quota(topology.numa_nodes.size(), 0);
+  for (std::size_t n = 0; n < quota.size(); ++n)
+    if (use_node[n]) quota[n] = topology.numa_nodes[n].cores.size();
+  std::size_t total = 0;
+  for (const std::size_t q : quota) total += q;
+  if (limit <= 0 || static_cast<std::size_t>(limit) >= total) return quota;
+  std::vector<std::size_t> dealt(quota.size(), 0);
+  for (auto left = static_cast<std::size_t>(limit); left > 0;)
+    for (std::size_t n = 0; n < quota.size() && left > 0; ++n)
+      if (dealt[n] < quota[n]) {
+        ++dealt[n];
+        --left;
+      }
+  return dealt;
+}
+
+void add_cpu_workers(const NumaNode& node, std::size_t cores, const WorkerLayout& layout,
+                     std::vector<WorkerInfo>& out) {
   std::size_t group = 1;
   if (layout.cpu == CpuWorkers::per_group)
     group = layout.cores_per_group <= 0 ? cores : static_cast<std::size_t>(layout.cores_per_group);
@@ -39,6 +57,10 @@ std::vector<WorkerInfo> plan_workers(const Topology& topology, const WorkerLayou
   if (layout.cpu == CpuWorkers::per_group && layout.cores_per_group < 0)
     throw Error::argument("cores per group", std::to_string(layout.cores_per_group),
                           ">= 0 (0 = a NUMA node)");
+  if (layout.cpu_cores < 0)
+    throw Error::argument("cpu cores", std::to_string(layout.cpu_cores), ">= 0 (0 = every selected core)");
+  if (layout.gpu_workers < 1)
+    throw Error::argument("gpu workers", std::to_string(layout.gpu_workers), ">= 1 host workers per GPU");
   const int nodes = static_cast<int>(topology.numa_nodes.size());
   std::vector<bool> use_node(topology.numa_nodes.size(), layout.devices.all);
   std::vector<bool> use_gpu(topology.gpus.size(), layout.devices.all);
@@ -62,11 +84,36 @@ std::vector<WorkerInfo> plan_workers(const Topology& topology, const WorkerLayou
   }
 
   std::vector<WorkerInfo> out;
-  for (std::size_t n = 0; n < topology.numa_nodes.size(); ++n)
-    if (use_node[n]) add_cpu_workers(topology.numa_nodes[n], layout, out);
+  std::vector<std::size_t> quota = core_quotas(topology, use_node, layout.cpu_cores);
+  // gpu_own_core: a core of its node for each GPU host thread, from the cores no CPU worker got,
+  // else from the node's CPU workers while it keeps at least one.
+  struct GpuWorker {
+    std::size_t gpu;
+    int own_core = -1;
+  };
+  std::vector<GpuWorker> gpu_workers;
+  std::vector<std::size_t> next_free(quota);
   for (std::size_t g = 0; g < topology.gpus.size(); ++g) {
     if (!use_gpu[g]) continue;
-    const GpuInfo& gpu = topology.gpus[g];
+    for (int k = 0; k < layout.gpu_workers; ++k) {
+      GpuWorker w{g};
+      const int node = topology.gpus[g].numa_node;
+      if (layout.gpu_own_core && node >= 0) {
+        const auto n = static_cast<std::size_t>(node);
+        const std::vector<int>& cores = topology.numa_nodes[n].cores;
+        if (next_free[n] < cores.size()) {
+          w.own_core = cores[next_free[n]++];
+        } else if (quota[n] > 1) {
+          w.own_core = cores[--quota[n]];
+        }
+      }
+      gpu_workers.push_back(w);
+    }
+  }
+  for (std::size_t n = 0; n < topology.numa_nodes.size(); ++n)
+    if (quota[n] > 0) add_cpu_workers(topology.numa_nodes[n], quota[n], layout, out);
+  for (const GpuWorker& g : gpu_workers) {
+    const GpuInfo& gpu = topology.gpus[g.gpu];
     WorkerInfo w;
     w.id = static_cast<int>(out.size());
     w.kind = DeviceKind::gpu;
@@ -75,9 +122,10 @@ std::vector<WorkerInfo> plan_workers(const Topology& topology, const WorkerLayou
     w.gpu_ordinal = gpu.ordinal;
     w.gpu_memory_bytes = gpu.memory_bytes;
     if (gpu.numa_node >= 0) {
-      // The host thread feeding a GPU stays near it; it shares those cores with the CPU workers.
+      // The host thread feeding a GPU stays near it: on its own core, or sharing the node's cores
+      // with the CPU workers.
       const NumaNode& node = topology.numa_nodes[static_cast<std::size_t>(gpu.numa_node)];
-      w.cores = node.cores;
+      w.cores = g.own_core >= 0 ? std::vector<int>{g.own_core} : node.cores;
       w.package = node.core_packages.empty() ? 0 : node.core_packages.front();
     }
     out.push_back(std::move(w));

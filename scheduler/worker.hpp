@@ -1,5 +1,6 @@
 // Which workers a scheduler runs and in what order a worker steals from the others. CPU workers come
-// first (ids 0 .. cpu_workers-1, grouped by NUMA node), then one host worker per GPU.
+// first (ids 0 .. cpu_workers-1, grouped by NUMA node), then the host workers of each GPU (one by
+// default).
 #pragma once
 
 #include <algorithm>
@@ -22,6 +23,16 @@ struct WorkerLayout {
   CpuWorkers cpu = CpuWorkers::per_core;
   int cores_per_group = 0;  // per_group: cores per worker, 0 = a whole NUMA node; never crosses nodes
   DeviceSelection devices{true, {}};  // which NUMA nodes / GPUs get workers (default: all)
+  // At most this many cores of the selected NUMA nodes get workers (0 = all of them), spread as
+  // evenly as the nodes allow and taken from the front of each node: "--threads" on a selection.
+  int cpu_cores = 0;
+  // Each GPU host thread gets a core of the GPU's NUMA node to itself (one the core limit left
+  // free, else one taken from that node's CPU workers while any remain): the host thread does real
+  // work (staging, merging results) and would otherwise time-share a core with a CPU worker.
+  bool gpu_own_core = false;
+  // Host workers per GPU, each running one task at a time on the same GPU (each hook with its own
+  // stream): several keep a GPU busy with tasks too small to fill it alone (SDSC's small cuboids).
+  int gpu_workers = 1;
 };
 
 struct WorkerInfo {
@@ -30,7 +41,8 @@ struct WorkerInfo {
   DeviceId device;     // numaN for CPU workers, gpuN for GPU workers: the unit of the report
   int numa_node = -1;  // -1: a GPU of unknown affinity
   int package = -1;
-  std::vector<int> cores;  // processing units the thread is bound to (a GPU worker: its node's cores)
+  std::vector<int> cores;  // processing units the thread is bound to (a GPU worker: its node's cores
+                           // or, with WorkerLayout::gpu_own_core, one of them)
   int gpu_ordinal = -1;
   std::size_t gpu_memory_bytes = 0;
 
@@ -40,8 +52,8 @@ struct WorkerInfo {
   }
 };
 
-// Workers for a topology; throws Error when the selection names a missing NUMA node or GPU, or
-// leaves no worker at all.
+// Workers for a topology; throws Error when the selection names a missing NUMA node or GPU, the
+// core limit is negative, or no worker is left at all.
 std::vector<WorkerInfo> plan_workers(const Topology& topology, const WorkerLayout& layout);
 
 // The order in which `thief` tries the other workers: its own NUMA node first (same package before

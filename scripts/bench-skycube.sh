@@ -3,7 +3,8 @@
 # SEXTANT_BUILD); CSVs go to $OUT (default ./bench-out). Modes:
 #   dev   — this 2-core machine: the issue-3 targets with 2 threads
 #   cpu   — the 16-core GPU host: the grid with every core, plus 1-thread runs for scaling
-#   gpu   — the GPU MDMC rows next to the 16-core CPU MDMC
+#   gpu   — the GPU MDMC and SDSC rows next to the 16-core CPU ones; the --gpu-entry rows (single-GPU
+#           entries) carry the GPU's upload / kernel / download time after a '|' in the phases column
 set -uo pipefail
 mode=${1:?usage: bench-skycube.sh dev|cpu|gpu}
 build=${SEXTANT_BUILD:-.}
@@ -32,6 +33,13 @@ case "$mode" in
       --timeout "$t" --csv "$out/gpu-grid.csv"
     "$exp" --dists anti --n 500000 --d 12 --templates mdmc --threads "$(nproc)" --repeats 1 --timeout "$t" \
       --csv "$out/gpu-vs-cpu-anti.csv"
+    # The single-GPU entries (both hooks on the GPU, no scheduler): phases split into GPU time.
+    "$exp" --dists indep,corr,anti --n 100000,500000,1000000 --d 12,16 --templates mdmc --devices gpu0 --gpu-entry \
+      --repeats 1 --timeout "$t" --csv "$out/gpu-entry-mdmc.csv"
+    "$exp" --dists indep,corr,anti --n 100000,500000 --d 8 --templates sdsc --devices gpu0 --gpu-entry --repeats 1 \
+      --timeout "$t" --csv "$out/gpu-entry-sdsc-d8.csv"
+    "$exp" --dists indep,corr,anti --n 100000 --d 12 --templates sdsc --devices gpu0 --gpu-entry --repeats 1 \
+      --timeout "$t" --csv "$out/gpu-entry-sdsc-d12.csv"
     ;;
   *) echo "unknown mode $mode" >&2; exit 2 ;;
 esac

@@ -49,6 +49,7 @@ if command -v compute-sanitizer >/dev/null 2>&1; then
   sanitize gpu_tests '*'
   sanitize skycube_gpu_tests '*Small*'
   sanitize count_window_gpu_tests "${SEXTANT_WINDOW_SANITIZER_FILTER:-*Small*}"
+  sanitize stream_window_gpu_tests "${SEXTANT_STREAM_SANITIZER_FILTER:-*HandWorked*:*EmptyStream*:*NegativeTimestamp*:*BadTuple*}"
 else
   echo "compute-sanitizer not found: sanitizer runs skipped"
 fi

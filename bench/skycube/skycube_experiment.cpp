@@ -1,7 +1,8 @@
 // Experiment driver for the skycube templates: every template over distribution x n x d x
 // threads (and the NBA data), each run in a forked child so that its peak RSS is its own and a
-// run past --timeout can be stopped. Prints a table and writes CSV: time per phase, HashCube
-// bytes, ids stored, peak RSS, and speed-up over one thread (when 1 is among --threads).
+// run past --timeout can be stopped. Prints a table and writes CSV: time per phase (on a GPU also
+// the device's upload / kernel / download time inside the phases, after a '|'), HashCube bytes,
+// ids stored, peak RSS, and speed-up over one thread (when 1 is among --threads).
 //
 //   skycube_experiment --dists indep,anti --n 100000,500000 --d 8,12 --templates stsc,sdsc,mdmc
 //                      --threads 1,2 --repeats 3 [--nba data/nba-8-17264.csv] [--timeout 600] --csv out.csv
@@ -25,9 +26,14 @@
 
 #include "api/skycube.hpp"
 #include "apps/arguments.hpp"
+#include "core/config.hpp"
 #include "core/error.hpp"
 #include "datagen/csv.hpp"
 #include "datagen/skyline_generator.hpp"
+#if SEXTANT_HAS_CUDA
+#include "gpu/skycube/lattice_skycube_gpu.hpp"
+#include "gpu/skycube/mdmc_skycube_gpu.hpp"
+#endif
 
 namespace {
 
@@ -54,8 +60,26 @@ struct Measurement {
 
 // Runs one configuration in a child process; the child loads the data itself (the parent never
 // starts an OpenMP team, which would not survive fork) and reports one line through a pipe.
+// --gpu-entry: the single-GPU entries (mdmc_gpu, sdsc_gpu: both hooks on the GPU, no scheduler),
+// whose results carry the GPU's upload / kernel / download time per phase.
+skycube::SkycubeResult compute(const Dataset& data, const skycube::SkycubeOptions& options,
+                               const DeviceSelection& devices, bool gpu_entry) {
+  if (!gpu_entry) return skycube::compute_skycube(data, options, devices);
+#if SEXTANT_HAS_CUDA
+  if (devices.all || devices.devices.size() != 1 || devices.devices.front().kind != DeviceKind::gpu)
+    throw Error::argument("--gpu-entry", "set", "with --devices gpuN (one GPU)");
+  const int gpu = devices.devices.front().index;
+  if (options.kind == skycube::TemplateKind::sdsc) return skycube::sdsc_gpu(data, options, gpu);
+  if (options.kind == skycube::TemplateKind::mdmc) return skycube::mdmc_gpu(data, options, gpu);
+  throw Error::argument("--templates", std::string(skycube::to_string(options.kind)), "sdsc or mdmc with --gpu-entry");
+#else
+  (void)data, (void)options, (void)devices;
+  throw Error::unsupported("--gpu-entry: this build has no CUDA");
+#endif
+}
+
 Measurement run_child(const std::function<Dataset()>& load, const skycube::SkycubeOptions& options,
-                      const DeviceSelection& devices, double timeout_s) {
+                      const DeviceSelection& devices, bool gpu_entry, double timeout_s) {
   int fds[2];
   if (pipe(fds) != 0) throw Error::internal("pipe failed");
   const pid_t pid = fork();
@@ -64,10 +88,13 @@ Measurement run_child(const std::function<Dataset()>& load, const skycube::Skycu
     std::string line;
     try {
       const Dataset data = load();
-      const auto r = skycube::compute_skycube(data, options, devices);
+      const auto r = compute(data, options, devices, gpu_entry);
       std::ostringstream s;
       s << "ok\t" << r.template_name << "\t" << r.phases.total() << "\t";
       for (const auto& p : r.phases.phases()) s << p.name << "=" << p.seconds << ";";
+      // GPU runs: device time inside those phases (upload / kernels / download), after a '|'.
+      if (!r.device_times.phases().empty()) s << "|";
+      for (const auto& p : r.device_times.phases()) s << p.name << "=" << p.seconds << ";";
       s << "\t" << r.extended_skyline_size << "\t" << r.cube.stored_ids() << "\t" << r.cube.bytes() << "\t";
       rusage u{};
       getrusage(RUSAGE_SELF, &u);
@@ -130,7 +157,12 @@ int main(int argc, char** argv) try {
                        {"templates", "LIST", "stsc,sdsc,mdmc,reference (default stsc,sdsc,mdmc)"},
                        {"threads", "LIST", "thread counts (default: 1 and every core)"},
                        {"max-level", "L", "partial skycube (default full)"},
-                       {"devices", "LIST", "cpu or gpu0 (default cpu)"},
+                       {"devices", "LIST",
+                        "run through the scheduler on these devices, e.g. cpu or gpu0 (default: "
+                        "the CPU's OpenMP threads, no scheduler)"},
+                       {"gpu-entry", "",
+                        "with --devices gpuN: the single-GPU entries (sdsc, mdmc) instead of the scheduler; "
+                        "phases then show the GPU's upload/kernel/download time"},
                        {"repeats", "R", "runs per configuration; the median is reported (default 3)"},
                        {"seed", "S", "generator seed (default 1)"},
                        {"nba", "F", "also run on this CSV (the NBA data)"},
@@ -152,7 +184,9 @@ int main(int argc, char** argv) try {
   const auto seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1LL << 40));
   const double timeout = static_cast<double>(args.get_int("timeout", 900, 1, 86400));
   const int max_level = static_cast<int>(args.get_int("max-level", 0, 0, 32));
-  const auto devices = parse_devices("--devices", args.get_or("devices", "cpu"));
+  const auto devices =
+      args.has("devices") ? parse_devices("--devices", *args.get("devices")) : DeviceSelection{};
+  const bool gpu_entry = args.has("gpu-entry");
 
   struct Workload {
     std::string name;
@@ -191,7 +225,7 @@ int main(int argc, char** argv) try {
         options.max_level = max_level > 0 ? std::min(max_level, w.d) : 0;
         std::vector<Measurement> runs;
         for (int r = 0; r < repeats; ++r) {
-          runs.push_back(run_child(w.load, options, devices, timeout));
+          runs.push_back(run_child(w.load, options, devices, gpu_entry, timeout));
           if (!runs.back().ok) break;  // an error or timeout will not improve on repeat
         }
         const bool ok = std::all_of(runs.begin(), runs.end(), [](const Measurement& m) { return m.ok; });
@@ -210,11 +244,12 @@ int main(int argc, char** argv) try {
         }
         std::fflush(stdout);
         if (csv) {
-          csv << '"' << w.name << "\"," << w.n << ',' << w.d << ',' << args.get_or("devices", "cpu") << ',' << t << ',' << options.threads
-              << ',' << (options.max_level ? options.max_level : w.d) << ',' << runs.size() << ',' << median
-              << ',' << (ok ? runs.front().total : 0) << ',' << speedup << ",\"" << med.phases << "\","
-              << med.ext_skyline << ',' << med.ids << ',' << med.bytes << ','
-              << static_cast<double>(med.peak_rss_kib) / 1024.0 << ',' << (ok ? "ok" : runs.back().error) << '\n';
+          csv << '"' << w.name << "\"," << w.n << ',' << w.d << ',' << args.get_or("devices", "openmp") << ','
+              << t << ',' << options.threads << ',' << (options.max_level ? options.max_level : w.d) << ','
+              << runs.size() << ',' << median << ',' << (ok ? runs.front().total : 0) << ',' << speedup
+              << ",\"" << med.phases << "\"," << med.ext_skyline << ',' << med.ids << ',' << med.bytes << ','
+              << static_cast<double>(med.peak_rss_kib) / 1024.0 << ',' << (ok ? "ok" : runs.back().error)
+              << '\n';
           csv.flush();
         }
       }

@@ -43,8 +43,16 @@ namespace sextant::skycube {
 namespace detail {
 namespace {
 
+using gpu::DeviceTimes;
+
 constexpr unsigned full_warp = 0xffffffffu;
 constexpr int block_threads = 256;
+
+double elapsed(cudaEvent_t from, cudaEvent_t to) {
+  float ms = 0;
+  SEXTANT_CUDA_CHECK(cudaEventElapsedTime(&ms, from, to));
+  return static_cast<double>(ms) * 1e-3;
+}
 constexpr int warps_per_block = block_threads / 32;
 
 // Bitmap words (32 bits) for masks 0 .. 2^d - 1.
@@ -219,10 +227,13 @@ class MdmcGpuState {
     for (auto& o : out_) o = gpu::DeviceBuffer<Word>(batch_ * out_words_);
     if (global_bitmaps_) bitmaps_ = gpu::DeviceBuffer<std::uint32_t>(batch_ * 2 * words_);
     SEXTANT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    for (auto& e : done_) SEXTANT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    for (auto& e : done_) SEXTANT_CUDA_CHECK(cudaEventCreate(&e));
+    for (auto& e : started_) SEXTANT_CUDA_CHECK(cudaEventCreate(&e));
+    for (auto& e : computed_) SEXTANT_CUDA_CHECK(cudaEventCreate(&e));
     for (auto& h : host_)
       SEXTANT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h), batch_ * out_words_ * sizeof(Word)));
 
+    SEXTANT_CUDA_CHECK(cudaEventRecord(started_[0], stream_));
     SEXTANT_CUDA_CHECK(cudaMemcpyAsync(median_.data(), tree.median_masks().data(), s * sizeof(Mask),
                                        cudaMemcpyHostToDevice, stream_));
     SEXTANT_CUDA_CHECK(cudaMemcpyAsync(quartile_.data(), tree.quartile_masks().data(), s * sizeof(Mask),
@@ -231,7 +242,11 @@ class MdmcGpuState {
                                        cudaMemcpyHostToDevice, stream_));
     SEXTANT_CUDA_CHECK(cudaMemcpyAsync(rows_.data(), tree.rows(), row_floats * sizeof(float),
                                        cudaMemcpyHostToDevice, stream_));
+    SEXTANT_CUDA_CHECK(cudaEventRecord(done_[0], stream_));
     SEXTANT_CUDA_CHECK(cudaStreamSynchronize(stream_));  // pageable sources: keep the copies simple
+    times_.upload += elapsed(started_[0], done_[0]);
+    if (options.time_log) options.time_log->add(times_);
+    time_log_ = options.time_log;
   }
 
   ~MdmcGpuState() {  // no throws; the device buffers free themselves
@@ -239,8 +254,9 @@ class MdmcGpuState {
     if (stream_ != nullptr) cudaStreamSynchronize(stream_);
     for (Word* h : host_)
       if (h != nullptr) cudaFreeHost(h);
-    for (cudaEvent_t e : done_)
-      if (e != nullptr) cudaEventDestroy(e);
+    for (cudaEvent_t* events : {done_, started_, computed_})
+      for (int k = 0; k < 2; ++k)
+        if (events[k] != nullptr) cudaEventDestroy(events[k]);
     if (stream_ != nullptr) cudaStreamDestroy(stream_);
   }
   MdmcGpuState(const MdmcGpuState&) = delete;
@@ -250,6 +266,7 @@ class MdmcGpuState {
     return tree_ == &tree && max_level_ == max_level && tree.size() == median_.size();
   }
   bool global_bitmaps() const noexcept { return global_bitmaps_; }
+  const DeviceTimes& times() const noexcept { return times_; }
 
   // Batches of points, double buffered: batch b + 1 runs while the host inserts batch b.
   void process(std::size_t begin, std::size_t end, HashCubePart& out) {
@@ -260,6 +277,11 @@ class MdmcGpuState {
     auto insert_pending = [&] {
       if (pending_slot < 0) return;
       SEXTANT_CUDA_CHECK(cudaEventSynchronize(done_[pending_slot]));
+      DeviceTimes batch;
+      batch.kernels = elapsed(started_[pending_slot], computed_[pending_slot]);
+      batch.download = elapsed(computed_[pending_slot], done_[pending_slot]);
+      times_ += batch;
+      if (time_log_) time_log_->add(batch);
       const Word* words = host_[pending_slot];
       for (std::size_t p = 0; p < pending_count; ++p)
         out.insert(ids[pending_begin + p], {words + p * out_words_, out_words_});
@@ -293,11 +315,13 @@ class MdmcGpuState {
     a.out = out_[slot].data();
     a.global_bitmaps = bitmaps_.data();
     const dim3 grid(static_cast<unsigned>(count));
+    SEXTANT_CUDA_CHECK(cudaEventRecord(started_[slot], stream_));
     if (global_bitmaps_)
       mdmc_kernel<false><<<grid, block_threads, 0, stream_>>>(a);
     else
       mdmc_kernel<true><<<grid, block_threads, shared_bytes_, stream_>>>(a);
     SEXTANT_CUDA_CHECK_LAUNCH();
+    SEXTANT_CUDA_CHECK(cudaEventRecord(computed_[slot], stream_));
     SEXTANT_CUDA_CHECK(cudaMemcpyAsync(host_[slot], out_[slot].data(), count * out_words_ * sizeof(Word),
                                        cudaMemcpyDeviceToHost, stream_));
     SEXTANT_CUDA_CHECK(cudaEventRecord(done_[slot], stream_));
@@ -316,7 +340,11 @@ class MdmcGpuState {
   gpu::DeviceBuffer<Word> out_[2];
   gpu::DeviceBuffer<std::uint32_t> bitmaps_;
   cudaStream_t stream_ = nullptr;
-  cudaEvent_t done_[2] = {nullptr, nullptr};
+  cudaEvent_t done_[2] = {nullptr, nullptr};      // per slot: batch downloaded
+  cudaEvent_t started_[2] = {nullptr, nullptr};   // per slot: kernel about to start
+  cudaEvent_t computed_[2] = {nullptr, nullptr};  // per slot: kernel done
+  DeviceTimes times_;
+  std::shared_ptr<gpu::DeviceTimeLog> time_log_;
   Word* host_[2] = {nullptr, nullptr};
 };
 
@@ -329,14 +357,18 @@ MdmcGpu::MdmcGpu(const MdmcGpuOptions& options) : options_(options) {
                           "0.." + std::to_string(devices - 1), "no such CUDA device");
 }
 
+void MdmcGpu::prepare(const MdmcShared& shared) {
+  const QuadTree& tree = shared.tree;
+  if (tree.size() > 0xffffffffu) throw Error::unsupported("mdmc-gpu: more than 2^32 - 1 points in S+");
+  if (!state_ || !state_->serves(tree, shared.max_level)) {
+    state_.reset();  // free the old run's buffers first
+    state_ = std::make_shared<detail::MdmcGpuState>(tree, shared.max_level, options_);
+  }
+}
+
 void MdmcGpu::process(const MdmcTasks<MdmcShared>& tasks, HashCubePart& out) {
   if (tasks.begin >= tasks.end) return;
-  const QuadTree& tree = tasks.shared.tree;
-  if (tree.size() > 0xffffffffu) throw Error::unsupported("mdmc-gpu: more than 2^32 - 1 points in S+");
-  if (!state_ || !state_->serves(tree, tasks.shared.max_level)) {
-    state_.reset();  // free the old run's buffers first
-    state_ = std::make_shared<detail::MdmcGpuState>(tree, tasks.shared.max_level, options_);
-  }
+  prepare(tasks.shared);
   state_->process(tasks.begin, tasks.end, out);
 }
 

@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "core/device.hpp"
+#include "gpu/skycube/device_times.hpp"
 #include "templates/skycube/hash_cube.hpp"
 #include "templates/skycube/hooks.hpp"
 #include "templates/skycube/mdmc.hpp"
@@ -29,6 +30,8 @@ struct MdmcGpuOptions {
   bool force_global_bitmaps = false;
   // Points per kernel launch; 0 = chosen from d (bounded device memory for the outputs).
   std::size_t batch_points = 0;
+  // Where the hook adds its device time (tree upload, kernels, bitmap downloads); optional.
+  std::shared_ptr<gpu::DeviceTimeLog> time_log;
 };
 
 namespace detail {
@@ -44,6 +47,11 @@ class MdmcGpu {
   // Throws Error for a gpu_ordinal that names no device.
   explicit MdmcGpu(const MdmcGpuOptions& options);
 
+  // The per-run setup: device buffers, the tree's arrays uploaded. process() does it on first use
+  // when nobody called this; a scheduler calls it before the run so that the setup happens once
+  // per GPU and does not count as processing time.
+  void prepare(const MdmcShared& shared);
+
   // Filter + refine for the leaf positions [tasks.begin, tasks.end); one insert per point.
   // Copies share the device state: use one MdmcGpu per worker thread (the template does).
   void process(const MdmcTasks<MdmcShared>& tasks, HashCubePart& out);
@@ -56,6 +64,6 @@ class MdmcGpu {
   std::shared_ptr<detail::MdmcGpuState> state_;
 };
 
-static_assert(MdmcHook<MdmcGpu, MdmcShared>);
+static_assert(PreparedMdmcHook<MdmcGpu, MdmcShared>);
 
 }  // namespace sextant::skycube

@@ -1,9 +1,8 @@
-#include <algorithm>
-#include <string>
-#include <thread>
+#include <memory>
 
 #include "core/error.hpp"
-#include "cpu/skycube/extended_skyline_cpu.hpp"
+#include "gpu/skycube/device_times.hpp"
+#include "gpu/skycube/extended_skyline_gpu.hpp"
 #include "gpu/skycube/mdmc_skycube_gpu.hpp"
 #include "templates/skycube/mdmc.hpp"
 #include "templates/skycube/task_team.hpp"
@@ -13,12 +12,18 @@ namespace sextant::skycube {
 SkycubeResult mdmc_gpu(const Dataset& data, const SkycubeOptions& options,
                        const MdmcGpuOptions& gpu_options) {
   const auto [max_level, threads] = resolve_options(data, options);
-  cpu::ExtendedSkylineCpu extended{threads};
-  const MdmcGpu hook(gpu_options);  // validates the ordinal before any work
-  SerialTeam team;                  // the parallelism is inside the hook
+  (void)threads;  // every phase with a parallel loop runs on the GPU
+  MdmcGpuOptions hook_options = gpu_options;
+  if (!hook_options.time_log) hook_options.time_log = std::make_shared<gpu::DeviceTimeLog>();
+  const MdmcGpu hook(hook_options);  // validates the ordinal before any work
+  gpu::ExtendedSkylineGpu extended(gpu_options.gpu_ordinal);
+  SerialTeam team;  // the parallelism is inside the hook
   // One task over all of S+: the hook batches the points itself, so fewer, larger calls are best.
   const MdmcPolicy policy{1, 1};
-  return mdmc(data, max_level, extended, hook, team, policy);
+  SkycubeResult result = mdmc(data, max_level, extended, hook, team, policy);
+  extended.times().add_to(result.device_times, "extended skyline");
+  hook_options.time_log->total().add_to(result.device_times, "filter+refine");
+  return result;
 }
 
 SkycubeResult mdmc_gpu(const Dataset& data, const SkycubeOptions& options, int gpu_ordinal) {

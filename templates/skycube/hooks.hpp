@@ -73,4 +73,12 @@ concept MdmcHook = Specialisation<S> && requires(S& s, const MdmcTasks<Shared>& 
   s.process(tasks, out);
 };
 
+// Optional: a hook with per-run setup (device buffers, uploading the shared state) does it in
+// prepare(shared), which a template calls once per worker before the first range, so the setup is
+// neither repeated per range nor counted as the device's processing time.
+template <class S, class Shared>
+concept PreparedMdmcHook = MdmcHook<S, Shared> && requires(S& s, const Shared& shared) {
+  s.prepare(shared);
+};
+
 }  // namespace sextant::skycube

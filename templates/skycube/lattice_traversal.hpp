@@ -119,6 +119,19 @@ class LatticeRun {
   std::vector<Mask> order_;                        // the planned level, largest input first
 };
 
+// Cuboid `subspace` of the planned level with `hook`, its input assembled in the worker's scratch.
+// If anything throws, the scratch is reset (its counts may be left set) before the exception goes
+// on, so that a team may run the task again, here or on another worker.
+template <CuboidHook C>
+void compute_cuboid(C& hook, LatticeRun& run, Mask subspace, InputScratch& scratch) {
+  try {
+    hook.compute(run.input(subspace, scratch), run.output(subspace));
+  } catch (...) {
+    scratch = InputScratch{};
+    throw;
+  }
+}
+
 // The flow of Algorithms 1 and 2. `top(input, output)` computes the full-space cuboid when the
 // extended-skyline hook cannot split it; `run_level(run, masks)` computes every cuboid of a
 // level (output(δ) from input(δ)) and returns when all are done.

@@ -37,11 +37,13 @@ struct MdmcPolicy {
   std::size_t min_chunk = 8;
 };
 
-// The (partial) skycube of `data` up to subspace level max_level (1 .. d). `prototype` is
-// copied once per worker, so a hook keeps per-worker scratch in itself.
-template <ExtendedSkylineHook Extended, MdmcHook<MdmcShared> Hook, TaskTeam Team>
-SkycubeResult mdmc(const Dataset& data, int max_level, Extended& extended, const Hook& prototype, Team& team,
-                   const MdmcPolicy& policy = {}) {
+namespace detail {
+
+// The steps every MDMC entry shares: the checks, the extended skyline S+ (a hook), the quad tree
+// over S+, then filter_refine(shared) -> std::vector<HashCubePart> over the leaf positions
+// 0 .. tree.size()-1, and the merge of those parts into the cube.
+template <ExtendedSkylineHook Extended, class FilterRefine>
+SkycubeResult run_mdmc(const Dataset& data, int max_level, Extended& extended, FilterRefine&& filter_refine) {
   const int d = data.dims();
   if (d < 1 || d > max_skycube_columns)
     throw Error::argument(
@@ -68,24 +70,36 @@ SkycubeResult mdmc(const Dataset& data, int max_level, Extended& extended, const
   result.phases.add("quad tree", clock.seconds());
 
   clock.restart();
-  const MdmcShared shared{tree, max_level};
-  const auto workers = static_cast<std::size_t>(std::max(1, team.workers()));
-  std::vector<Hook> hooks(workers, prototype);
-  std::vector<HashCubePart> parts(workers, HashCubePart(d, max_level));
-  const std::size_t s = tree.size();
-  const std::size_t chunk = std::max(
-      {std::size_t{1}, policy.min_chunk, s / (workers * std::max<std::size_t>(1, policy.tasks_per_worker))});
-  const std::size_t tasks = (s + chunk - 1) / chunk;
-  team.run_tasks(tasks, [&](std::size_t task, int worker) {
-    const MdmcTasks<MdmcShared> range{shared, task * chunk, std::min(s, (task + 1) * chunk)};
-    hooks[static_cast<std::size_t>(worker)].process(range, parts[static_cast<std::size_t>(worker)]);
-  });
+  std::vector<HashCubePart> parts = filter_refine(MdmcShared{tree, max_level});
   result.phases.add("filter+refine", clock.seconds());
 
   clock.restart();
   result.cube = HashCube::from_parts(d, data.size(), max_level, std::move(parts));
   result.phases.add("hashcube", clock.seconds());
   return result;
+}
+
+}  // namespace detail
+
+// The (partial) skycube of `data` up to subspace level max_level (1 .. d). `prototype` is
+// copied once per worker, so a hook keeps per-worker scratch in itself.
+template <ExtendedSkylineHook Extended, MdmcHook<MdmcShared> Hook, TaskTeam Team>
+SkycubeResult mdmc(const Dataset& data, int max_level, Extended& extended, const Hook& prototype, Team& team,
+                   const MdmcPolicy& policy = {}) {
+  return detail::run_mdmc(data, max_level, extended, [&](const MdmcShared& shared) {
+    const auto workers = static_cast<std::size_t>(std::max(1, team.workers()));
+    std::vector<Hook> hooks(workers, prototype);
+    std::vector<HashCubePart> parts(workers, HashCubePart(data.dims(), max_level));
+    const std::size_t s = shared.tree.size();
+    const std::size_t chunk = std::max({std::size_t{1}, policy.min_chunk,
+                                        s / (workers * std::max<std::size_t>(1, policy.tasks_per_worker))});
+    const std::size_t tasks = (s + chunk - 1) / chunk;
+    team.run_tasks(tasks, [&](std::size_t task, int worker) {
+      const MdmcTasks<MdmcShared> range{shared, task * chunk, std::min(s, (task + 1) * chunk)};
+      hooks[static_cast<std::size_t>(worker)].process(range, parts[static_cast<std::size_t>(worker)]);
+    });
+    return parts;
+  });
 }
 
 }  // namespace sextant::skycube

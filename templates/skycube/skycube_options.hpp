@@ -2,11 +2,16 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "core/dataset.hpp"
 #include "core/stopwatch.hpp"
 #include "templates/skycube/hash_cube.hpp"
+
+namespace sextant::scheduler {
+struct Statistics;  // scheduler/statistics.hpp; templates only carry it
+}  // namespace sextant::scheduler
 
 namespace sextant::skycube {
 
@@ -23,6 +28,13 @@ struct SkycubeResult {
   std::string template_name;          // what ran (after `auto` chose)
   std::size_t extended_skyline_size = 0;
   PhaseTimes phases;
+  // GPU time inside those phases (e.g. "lattice: gpu kernels", "... gpu upload"), measured with
+  // CUDA events: a breakdown, not part of phases.total(). Empty for CPU-only runs.
+  PhaseTimes device_times;
+  // Per worker and device: tasks, items, busy time, share, failures, counters — set when the run
+  // went through the scheduler (devices named), null otherwise. Include scheduler/statistics.hpp
+  // to read it; scheduler::report(*statistics) formats the per-device table.
+  std::shared_ptr<const scheduler::Statistics> statistics;
 };
 
 }  // namespace sextant::skycube

@@ -12,11 +12,12 @@
 
 namespace sextant::skycube {
 
-// `cuboid_hooks` holds one hook per worker of `team` (worker w uses cuboid_hooks[w]). max_level
-// is 1..d; levels above it are computed (lower levels derive from them) but not reported.
-template <ExtendedSkylineHook X, SequentialCuboidHook C, TaskTeam T>
+// `cuboid_hooks` holds one hook per worker of `team` (worker w uses cuboid_hooks[w]); `host` runs
+// the template's own bookkeeping (membership bits, HashCube). max_level is 1..d; levels above it
+// are computed (lower levels derive from them) but not reported.
+template <ExtendedSkylineHook X, SequentialCuboidHook C, TaskTeam T, TaskTeam H>
 SkycubeResult stsc(const Dataset& data, int max_level, X& extended, std::span<C> cuboid_hooks, T& team,
-                   CandidateRule rule = CandidateRule::all_parents) {
+                   H& host, CandidateRule rule = CandidateRule::all_parents) {
   const auto workers = static_cast<std::size_t>(team.workers());
   if (cuboid_hooks.size() < workers)
     throw Error::internal("stsc: " + std::to_string(cuboid_hooks.size()) + " cuboid hooks for a team of " +
@@ -25,12 +26,18 @@ SkycubeResult stsc(const Dataset& data, int max_level, X& extended, std::span<C>
   const auto top = [&](const CuboidInput& in, CuboidOutput& out) { cuboid_hooks[0].compute(in, out); };
   const auto run_level = [&](detail::LatticeRun& run, std::span<const Mask> masks) {
     team.run_tasks(masks.size(), [&](std::size_t task, int worker) {
-      const Mask subspace = masks[task];
       const auto w = static_cast<std::size_t>(worker);
-      cuboid_hooks[w].compute(run.input(subspace, scratch[w]), run.output(subspace));
+      detail::compute_cuboid(cuboid_hooks[w], run, masks[task], scratch[w]);
     });
   };
-  return detail::run_lattice("stsc", data, max_level, rule, extended, team, top, run_level);
+  return detail::run_lattice("stsc", data, max_level, rule, extended, host, top, run_level);
+}
+
+// The same with `team` doing the bookkeeping too.
+template <ExtendedSkylineHook X, SequentialCuboidHook C, TaskTeam T>
+SkycubeResult stsc(const Dataset& data, int max_level, X& extended, std::span<C> cuboid_hooks, T& team,
+                   CandidateRule rule = CandidateRule::all_parents) {
+  return stsc(data, max_level, extended, cuboid_hooks, team, team, rule);
 }
 
 }  // namespace sextant::skycube

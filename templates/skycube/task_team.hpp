@@ -34,4 +34,36 @@ class SerialTeam {
 
 static_assert(TaskTeam<SerialTeam>);
 
+namespace detail {
+struct RangeFunctionArchetype {
+  void operator()(std::size_t /*begin*/, std::size_t /*end*/, int /*worker*/) const {}
+};
+struct WorkerFunctionArchetype {
+  void operator()(int /*worker*/) const {}
+};
+}  // namespace detail
+
+// A team whose workers are devices of different kinds (CPU cores or core groups, GPUs). Like a
+// codelet, every call takes one function per device kind, and the team runs on each worker the
+// one for its kind; `nullptr` as the GPU function means "no GPU implementation" (the GPUs sit the
+// run out). The template thus never asks where it runs:
+//   run_tasks(count, cpu, gpu)   fn(task, worker), one task at a time per worker;
+//   run_range(n, cpu, gpu)       fn(begin, end, worker) over chunks of [0, n) that the team sizes
+//                                per device (large on GPUs, small on CPU cores);
+//   for_each_worker(cpu, gpu)    fn(worker) once per worker: per-device setup before a run.
+// A team may re-run a task or chunk on another device after an exception, so the functions must be
+// safe to re-run (publish results at the end, or undo on the way out). The scheduler provides
+// one: scheduler/team.hpp.
+template <class T>
+concept DeviceTeam = TaskTeam<T> &&
+    requires(T& team, std::size_t count, const detail::TaskFunctionArchetype& task,
+             const detail::RangeFunctionArchetype& range, const detail::WorkerFunctionArchetype& setup) {
+  team.run_tasks(count, task, task);
+  team.run_tasks(count, task, nullptr);
+  team.run_range(count, range, range);
+  team.run_range(count, range, nullptr);
+  team.for_each_worker(setup, setup);
+  team.for_each_worker(setup, nullptr);
+};
+
 }  // namespace sextant::skycube

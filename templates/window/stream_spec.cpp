@@ -90,7 +90,7 @@ StreamGeometry make_geometry(const StreamWindowOptions& options) {
       throw Error::argument("windows per tree", std::to_string(options.windows_per_tree),
                             "a value with (n_w - 1) * slide + length <= 2^40 panes", "tree too large");
     sg.tree_leaves = static_cast<std::int64_t>(std::bit_ceil(leaves));
-    sg.tree_levels = std::bit_width(static_cast<std::uint64_t>(sg.panes_per_window));
+    sg.tree_levels = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(sg.panes_per_window)));
     g.specs.push_back(sg);
   }
   return g;

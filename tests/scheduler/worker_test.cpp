@@ -57,6 +57,68 @@ TEST(Workers, SelectionPicksNodesAndGpus) {
   EXPECT_EQ(plan_workers(t, layout).size(), 1u);
 }
 
+TEST(Workers, CoreLimitSpreadsOverTheSelectedNodes) {
+  const Topology t = machine("package:2 numa:1 core:4 pu:1");
+  WorkerLayout layout;
+  layout.cpu_cores = 3;
+  const auto workers = plan_workers(t, layout);
+  ASSERT_EQ(workers.size(), 3u);  // two on numa0, one on numa1: the first cores of each
+  EXPECT_EQ(workers[0].cores, (std::vector<int>{0}));
+  EXPECT_EQ(workers[1].cores, (std::vector<int>{1}));
+  EXPECT_EQ(workers[2].cores, (std::vector<int>{4}));
+  layout.devices = parse_devices("--devices", "numa1");
+  EXPECT_EQ(plan_workers(t, layout).size(), 3u);  // all three on the one node named
+  layout.cpu = CpuWorkers::per_group;
+  layout.cores_per_group = 0;
+  const auto groups = plan_workers(t, layout);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].threads(), 3);
+  layout.cpu_cores = 100;  // more than there are: every selected core
+  EXPECT_EQ(plan_workers(t, layout)[0].threads(), 4);
+  layout.cpu_cores = -1;
+  EXPECT_THROW(plan_workers(t, layout), Error);
+}
+
+TEST(Workers, GpuHostThreadsGetACoreOfTheirOwn) {
+  const Topology t = machine("package:2 numa:1 core:2 pu:1", 2, 1);  // both GPUs on numa1
+  WorkerLayout layout;
+  layout.gpu_own_core = true;
+  auto workers = plan_workers(t, layout);
+  // numa1 gives its last core to gpu0 and keeps one CPU worker; gpu1 then shares the node.
+  ASSERT_EQ(workers.size(), 5u);
+  EXPECT_EQ(workers[2].cores, (std::vector<int>{2}));
+  EXPECT_EQ(workers[3].cores, (std::vector<int>{3}));  // gpu0
+  EXPECT_EQ(workers[4].cores, (std::vector<int>{2, 3}));
+  // With a core limit, the GPUs take cores the limit left free first.
+  layout.cpu_cores = 2;
+  workers = plan_workers(t, layout);
+  ASSERT_EQ(workers.size(), 4u);
+  EXPECT_EQ(workers[1].cores, (std::vector<int>{2}));  // numa1's CPU worker
+  EXPECT_EQ(workers[2].cores, (std::vector<int>{3}));  // gpu0: the free core
+  EXPECT_EQ(workers[3].cores, (std::vector<int>{2, 3}));
+  // A GPU alone: its node's first core.
+  layout = {};
+  layout.gpu_own_core = true;
+  layout.devices = parse_devices("--devices", "gpu1");
+  workers = plan_workers(t, layout);
+  ASSERT_EQ(workers.size(), 1u);
+  EXPECT_EQ(workers[0].cores, (std::vector<int>{2}));
+}
+
+TEST(Workers, SeveralHostWorkersPerGpu) {
+  WorkerLayout layout;
+  layout.gpu_workers = 2;
+  layout.gpu_own_core = true;
+  const auto workers = plan_workers(machine("package:1 core:4 pu:1", 1, 0), layout);
+  ASSERT_EQ(workers.size(), 4u);  // two CPU workers, two for gpu0 on a core each
+  EXPECT_EQ(workers[2].device, (DeviceId{DeviceKind::gpu, 0}));
+  EXPECT_EQ(workers[3].device, (DeviceId{DeviceKind::gpu, 0}));
+  EXPECT_EQ(workers[2].cores, (std::vector<int>{3}));
+  EXPECT_EQ(workers[3].cores, (std::vector<int>{2}));
+  layout.gpu_workers = 0;
+  EXPECT_THROW(plan_workers(machine("package:1 core:1 pu:1", 1), layout), Error);
+}
+
 TEST(Workers, SelectingMissingDevicesIsAClearError) {
   WorkerLayout layout;
   layout.devices = parse_devices("--devices", "gpu0");

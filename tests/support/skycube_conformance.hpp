@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -133,7 +134,13 @@ inline void run_conformance(const SkycubeRunner& runner, const std::vector<int>&
 }
 
 // The NBA data shipped in data/ (17264 x 8, trailing commas): full skyline has 1796 points.
-inline Dataset nba_dataset() { return datagen::read_csv(std::string(SEXTANT_SOURCE_DIR) + "/data/nba-8-17264.csv"); }
+// $SEXTANT_SOURCE_DIR (as ctest sets it) wins over the build's source path, so that a test binary
+// also finds the data when it runs from another copy of the repository.
+inline Dataset nba_dataset() {
+  const char* root = std::getenv("SEXTANT_SOURCE_DIR");
+  return datagen::read_csv(std::string(root != nullptr && *root != 0 ? root : SEXTANT_SOURCE_DIR) +
+                           "/data/nba-8-17264.csv");
+}
 
 inline void run_nba(const SkycubeRunner& runner, int threads) {
   static const Dataset nba = nba_dataset();

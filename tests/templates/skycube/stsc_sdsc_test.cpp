@@ -20,6 +20,7 @@
 #include "cpu/skycube/lattice_skycube_cpu.hpp"
 #include "cpu/skycube/omp_team.hpp"
 #include "datagen/skyline_generator.hpp"
+#include "support/cuboid_conformance.hpp"
 #include "support/skycube_conformance.hpp"
 #include "templates/skycube/lattice_traversal.hpp"
 #include "templates/skycube/sdsc.hpp"
@@ -89,88 +90,16 @@ testing::SkycubeRunner sdsc_runner() {
           }};
 }
 
+// The cuboid body shared with the GPU hook's tests (tests/support/cuboid_conformance.hpp).
 Dataset generate(datagen::Distribution dist, std::size_t n, int d, std::uint64_t seed, int levels = 4) {
-  datagen::GeneratorSpec spec;
-  spec.distribution = dist;
-  spec.n = n;
-  spec.d = d;
-  spec.seed = seed;
-  spec.levels = levels;
-  return datagen::generate(spec);
+  return testing::generate_dataset(dist, n, d, seed, levels);
 }
-
-// S_m and S+_m \ S_m of the candidates by definition, O(k^2 d).
 CuboidOutput brute_force(const Dataset& data, std::span<const PointId> candidates, Mask m) {
-  CuboidOutput out;
-  for (const PointId p : candidates) {
-    bool dominated = false;
-    bool strictly = false;
-    for (const PointId q : candidates) {
-      bool le = true, lt_some = false, lt_all = true;
-      for (int j = 0; j < data.dims(); ++j) {
-        if ((m >> j & 1u) == 0) continue;
-        le = le && data(q, j) <= data(p, j);
-        lt_some = lt_some || data(q, j) < data(p, j);
-        lt_all = lt_all && data(q, j) < data(p, j);
-      }
-      dominated = dominated || (le && lt_some);
-      strictly = strictly || lt_all;
-    }
-    if (!dominated)
-      out.skyline.push_back(p);
-    else if (!strictly)
-      out.extended_only.push_back(p);
-  }
-  return out;
+  return testing::brute_force_cuboid(data, candidates, m);
 }
-
-std::vector<PointId> all_ids(const Dataset& data) {
-  std::vector<PointId> ids(data.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<PointId>(i);
-  return ids;
-}
-
-// Random ascending subset with about `fraction` of the points.
-std::vector<PointId> random_subset(std::size_t n, double fraction, std::mt19937& rng) {
-  std::bernoulli_distribution keep(fraction);
-  std::vector<PointId> ids;
-  for (std::size_t i = 0; i < n; ++i)
-    if (keep(rng)) ids.push_back(static_cast<PointId>(i));
-  return ids;
-}
-
-std::vector<Dataset> tie_heavy_datasets() {
-  using datagen::Distribution;
-  std::vector<Dataset> out;
-  out.push_back(generate(Distribution::ties, 700, 4, 5, 2));
-  out.push_back(generate(Distribution::ties, 900, 6, 6, 3));
-  out.push_back(testing::with_duplicated_rows(generate(Distribution::ties, 500, 5, 7, 4)));
-  out.push_back(testing::with_duplicated_rows(generate(Distribution::anticorrelated, 800, 8, 8)));
-  out.push_back(generate(Distribution::independent, 1200, 12, 9));
-  out.push_back(generate(Distribution::ties, 500, 14, 15, 3));  // two code words per point
-  out.push_back(generate(Distribution::ties, 600, 17, 10, 3));  // two AVX2 registers per row
-  return out;
-}
-
-// The cuboid hook on random subspaces and random candidate subsets.
-template <class Hook>
-void check_cuboid_hook(Hook& hook, const std::vector<Dataset>& datasets) {
-  std::mt19937 rng(42);
-  for (const Dataset& data : datasets) {
-    for (int trial = 0; trial < 6; ++trial) {
-      const Mask m = std::uniform_int_distribution<Mask>(1, full_mask(data.dims()))(rng);
-      const std::vector<PointId> ids = trial == 0 ? all_ids(data) : random_subset(data.size(), 0.6, rng);
-      SCOPED_TRACE(data.origin() + " d=" + std::to_string(data.dims()) + " mask=" + std::to_string(m) +
-                   " candidates=" + std::to_string(ids.size()));
-      CuboidOutput out;
-      hook.compute(CuboidInput{data, ids, m}, out);
-      const CuboidOutput expected = brute_force(data, ids, m);
-      EXPECT_EQ(out.skyline, expected.skyline);
-      EXPECT_EQ(out.extended_only, expected.extended_only);
-      if (::testing::Test::HasFailure()) return;
-    }
-  }
-}
+using testing::all_ids;
+using testing::check_cuboid_hook;
+using testing::tie_heavy_datasets;
 
 TEST(StscSdscTest, SimdLevelFollowsEnvironment) {
   const char* forced = std::getenv("SEXTANT_SIMD");

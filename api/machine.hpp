@@ -1,0 +1,12 @@
+// The machine a scheduled run uses: hwloc's topology (NUMA nodes, cores) and, in a build with CUDA,
+// every GPU the runtime sees with its memory and NUMA node. Discovered once per process.
+#pragma once
+
+#include "scheduler/topology.hpp"
+
+namespace sextant::api {
+
+// The discovered machine (cached; a copy). No GPUs in a build without CUDA or without a driver.
+scheduler::Topology machine();
+
+}  // namespace sextant::api

@@ -1,0 +1,135 @@
+#include "api/stream_window.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+#include <tuple>
+
+#include "api/stream_window_engine.hpp"
+#include "core/config.hpp"
+#include "core/error.hpp"
+#include "core/number_format.hpp"
+
+namespace sextant::window {
+
+namespace detail {
+
+std::unique_ptr<StreamWindowEngine> make_cpu_stream_engine(ValueType type, StreamAggregateKind kind,
+                                                           const StreamWindowOptions& options, int threads) {
+  if (type == ValueType::int32 || type == ValueType::int64)
+    return make_cpu_stream_engine_integer(type, kind, options, threads);
+  return make_cpu_stream_engine_floating(type, kind, options, threads);
+}
+
+}  // namespace detail
+
+namespace {
+
+template <class T>
+void permute(std::vector<T>& v, const std::vector<std::size_t>& order) {
+  std::vector<T> out(v.size());
+  for (std::size_t i = 0; i < order.size(); ++i) out[i] = v[order[i]];
+  v = std::move(out);
+}
+
+void free_aligned(void* p) {
+  std::free(p);
+}
+
+}  // namespace
+
+void StreamResults::clear() {
+  specs.clear();
+  keys.clear();
+  starts.clear();
+  ends.clear();
+  std::visit([](auto& v) { v.clear(); }, values);
+}
+
+void StreamResults::sort() {
+  std::vector<std::size_t> order(size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::tie(specs[a], keys[a], starts[a]) < std::tie(specs[b], keys[b], starts[b]);
+  });
+  permute(specs, order);
+  permute(keys, order);
+  permute(starts, order);
+  permute(ends, order);
+  std::visit([&](auto& v) { permute(v, order); }, values);
+}
+
+void StreamResults::append_value(std::string& out, std::size_t i) const {
+  std::visit([&](const auto& v) { append_number(out, v[i]); }, values);
+}
+
+ValueType stream_result_type(ValueType value, StreamAggregateKind kind) noexcept {
+  return visit_value_type(value, [&](auto v) {
+    return visit_stream_aggregate<decltype(v)>(
+        kind, [](auto a) { return value_type_of<typename decltype(a)::Output>; });
+  });
+}
+
+StreamWindow::StreamWindow(ValueType value_type, StreamAggregateKind aggregate,
+                           const StreamWindowOptions& options, const StreamDeviceOptions& device)
+    : value_type_(value_type), aggregate_(aggregate), device_(device) {
+  make_geometry(options);  // validates before any backend allocates
+  if (device.threads < 0)
+    throw Error::argument("threads", std::to_string(device.threads), "0 (every core) or more");
+  if (device.device.kind == DeviceKind::cpu) {
+    engine_ = detail::make_cpu_stream_engine(value_type, aggregate, options, device.threads);
+    return;
+  }
+  engine_ = detail::make_gpu_stream_engine(value_type, aggregate, options, device);
+}
+
+StreamWindow::~StreamWindow() = default;
+StreamWindow::StreamWindow(StreamWindow&&) noexcept = default;
+StreamWindow& StreamWindow::operator=(StreamWindow&&) noexcept = default;
+
+void StreamWindow::push(const ErasedStreamBatch& batch) {
+  if (batch.values.type != value_type_)
+    throw Error::argument("batch values", std::string(to_string(batch.values.type)),
+                          std::string(to_string(value_type_)),
+                          "the operator was built for another value type");
+  engine_->push(batch);
+}
+
+std::size_t StreamWindow::poll(StreamResults& out) {
+  const ValueType type = result_type();
+  if (out.size() == 0 && type_of(out.values) != type) out.values = make_column(type, 0);
+  if (type_of(out.values) != type)
+    throw Error::argument("results", std::string(to_string(type_of(out.values))),
+                          std::string(to_string(type)), "the results hold windows of another result type");
+  return engine_->poll(out);
+}
+
+void StreamWindow::finish() {
+  engine_->finish();
+}
+StreamCounters StreamWindow::counters() const {
+  return engine_->counters();
+}
+std::int64_t StreamWindow::watermark() const {
+  return engine_->watermark();
+}
+const StreamGeometry& StreamWindow::geometry() const {
+  return engine_->geometry();
+}
+
+std::string StreamWindow::describe() const {
+  std::string out = to_string(device_.device) + ": " + engine_->stages();
+  if (device_.device.kind == DeviceKind::cpu)
+    out += device_.threads > 0 ? ", " + std::to_string(device_.threads) + " threads" : ", every core";
+  return out;
+}
+
+HostBuffer StreamWindow::allocate_host(std::size_t bytes) const {
+  if (device_.device.kind == DeviceKind::gpu) return detail::allocate_gpu_host(device_.device.index, bytes);
+  const std::size_t rounded = std::max<std::size_t>(64, (bytes + 63) / 64 * 64);
+  void* p = std::aligned_alloc(64, rounded);
+  if (p == nullptr) throw std::bad_alloc();
+  return HostBuffer(p, bytes, free_aligned);
+}
+
+}  // namespace sextant::window

@@ -1,0 +1,133 @@
+// The stream-window family's front door (paper 000): sliding-window aggregates over
+// out-of-order keyed streams, on the CPU or a GPU, without instantiating any template.
+// Semantics (alignment, watermarks, lateness, firing, count windows): templates/window/stream_spec.hpp.
+//
+//   using namespace sextant::window;
+//   StreamWindowOptions options;
+//   options.specs = {{WindowType::time, 1000, 100}};  // W = 1000, S = 100 time units
+//   StreamWindow op(ValueType::int64, StreamAggregateKind::sum, options, {.device = {DeviceKind::cpu}});
+//   op.push(StreamBatch<std::int64_t>{keys, timestamps, values, watermarks});  // any number of times
+//   op.finish();                                                              // end of stream
+//   StreamResults results;
+//   op.poll(results);  // (spec, key, start, end, value) columns; results.sort() for (spec, key, start)
+//
+// Value types: int32, int64, float, double. Result types: sum of integers and count -> int64;
+// sum of floats, avg, var -> double; min, max -> the value type (stream_aggregates.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "core/device.hpp"
+#include "templates/window/count_window.hpp"
+#include "templates/window/stream_aggregates.hpp"
+#include "templates/window/stream_batch.hpp"
+#include "templates/window/stream_spec.hpp"
+
+namespace sextant::window {
+
+// Where and how the operator runs.
+struct StreamDeviceOptions {
+  DeviceId device{};          // cpu (every core) or gpuN
+  int threads = 0;            // CPU threads; 0 = every core
+  std::size_t max_batch = 0;  // GPU: tuples per device chunk (pushes are split); 0 = the backend's default
+};
+
+// A batch whose value column is type-erased (the facade's push takes any of the four types).
+struct ErasedStreamBatch {
+  std::span<const StreamKey> keys;
+  std::span<const std::int64_t> timestamps;
+  ColumnView values;
+  std::span<const std::int64_t> watermarks;
+
+  ErasedStreamBatch() = default;
+  template <WindowValue V>
+  ErasedStreamBatch(const StreamBatch<V>& b)  // NOLINT: implicit on purpose
+      : keys(b.keys), timestamps(b.timestamps), values(b.values), watermarks(b.watermarks) {}
+  std::size_t size() const noexcept { return values.size; }
+};
+
+// Emitted windows as columns; the value column has the aggregate's result type.
+struct StreamResults {
+  std::vector<std::uint32_t> specs;  // index into StreamWindowOptions::specs
+  std::vector<StreamKey> keys;
+  std::vector<std::int64_t> starts;  // k*S
+  std::vector<std::int64_t> ends;    // k*S + W (exclusive)
+  Column values;
+
+  std::size_t size() const noexcept { return keys.size(); }
+  void clear();
+  // Canonical order: by spec, then key, then start.
+  void sort();
+  // Row i's value, exactly: integers in decimal, floats and doubles shortest round-trip.
+  void append_value(std::string& out, std::size_t i) const;
+};
+
+// The result type of `kind` over values of type `value`.
+ValueType stream_result_type(ValueType value, StreamAggregateKind kind) noexcept;
+
+namespace detail {
+class StreamWindowEngine;
+}
+
+// Host memory for batch columns: pinned (page-locked) for a GPU operator, so copies to the
+// device run at full PCIe speed; 64-byte aligned host memory for the CPU.
+class HostBuffer {
+ public:
+  HostBuffer() = default;
+  HostBuffer(void* data, std::size_t bytes, void (*release)(void*)) noexcept
+      : data_(data, release), bytes_(bytes) {}
+  void* data() const noexcept { return data_.get(); }
+  std::size_t bytes() const noexcept { return bytes_; }
+  template <class T>
+  std::span<T> as(std::size_t count) const noexcept {
+    return {static_cast<T*>(data()), count};
+  }
+
+ private:
+  std::unique_ptr<void, void (*)(void*)> data_{nullptr, nullptr};
+  std::size_t bytes_ = 0;
+};
+
+class StreamWindow {
+ public:
+  // Throws Error for invalid options (naming the parameter and its valid range), a device that
+  // does not exist, or a GPU in a build without CUDA (ErrorKind::unsupported).
+  StreamWindow(ValueType value_type, StreamAggregateKind aggregate, const StreamWindowOptions& options,
+               const StreamDeviceOptions& device = {});
+  ~StreamWindow();
+  StreamWindow(StreamWindow&&) noexcept;
+  StreamWindow& operator=(StreamWindow&&) noexcept;
+
+  // Tuples in arrival order; watermarks travel with them. The values must have the operator's
+  // value type. A bad batch (negative timestamp, columns of different lengths) throws and
+  // leaves the operator as it was; push after finish throws.
+  void push(const ErasedStreamBatch& batch);
+  // Appends the windows fired since the last poll (firing order); returns how many.
+  std::size_t poll(StreamResults& out);
+  // End of stream: every open window fires (time windows).
+  void finish();
+
+  StreamCounters counters() const;
+  std::int64_t watermark() const;
+  const StreamGeometry& geometry() const;
+  ValueType value_type() const noexcept { return value_type_; }
+  ValueType result_type() const noexcept { return stream_result_type(value_type_, aggregate_); }
+  StreamAggregateKind aggregate() const noexcept { return aggregate_; }
+  DeviceId device() const noexcept { return device_.device; }
+  // "cpu: <pane stage> + <window stage>, 8 threads" and the like.
+  std::string describe() const;
+  // Memory for `bytes` of batch columns suited to this operator's device (see HostBuffer).
+  HostBuffer allocate_host(std::size_t bytes) const;
+
+ private:
+  ValueType value_type_;
+  StreamAggregateKind aggregate_;
+  StreamDeviceOptions device_;
+  std::unique_ptr<detail::StreamWindowEngine> engine_;
+};
+
+}  // namespace sextant::window

@@ -1,0 +1,21 @@
+// What every subcommand does with its results: write them to a file all or nothing, or to
+// stdout for "-", and summarise its phases on stderr.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+#include "core/stopwatch.hpp"
+
+namespace sextant::cli {
+
+// Calls write(stream) on `path` through core/atomic_file.hpp (nothing is left behind when it
+// throws), or on stdout when `path` is "-". Throws Error::io when the write fails.
+void write_output(const std::string& path, const std::function<void(std::ostream&)>& write,
+                  bool binary = false);
+
+// "load 0.120 s, aggregate 1.003 s, write 0.010 s"
+std::string format_phases(const PhaseTimes& phases);
+
+}  // namespace sextant::cli

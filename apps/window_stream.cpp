@@ -1,0 +1,309 @@
+#include "apps/window_stream.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <variant>
+
+#include "api/stream_window.hpp"
+#include "apps/output.hpp"
+#include "apps/stream_options.hpp"
+#include "core/error.hpp"
+#include "core/number_format.hpp"
+#include "core/stopwatch.hpp"
+#include "datagen/stream_csv.hpp"
+#include "datagen/stream_generator.hpp"
+
+namespace sextant::cli {
+
+namespace {
+
+using window::StreamWindowOptions;
+using window::ValueType;
+using window::WindowSpec;
+using window::WindowType;
+
+constexpr long long default_batch = 1 << 17;  // 4 MiB of 32-byte tuples, the paper's default
+
+// "1000,5000": integers in 1 .. WindowSpec::max_parameter.
+std::vector<std::int64_t> parse_list(const Arguments& args, const char* name) {
+  const std::string text = args.require(name);
+  const std::string valid =
+      "integers in 1 .. " + std::to_string(WindowSpec::max_parameter) + ", comma-separated";
+  std::vector<std::int64_t> out;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', pos), text.size());
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data() + pos, text.data() + comma, v);
+    if (ec != std::errc{} || end != text.data() + comma || v < 1 || v > WindowSpec::max_parameter)
+      throw Error::argument(std::string("--") + name, text, valid, "out of range");
+    out.push_back(v);
+    pos = comma + 1;
+  }
+  return out;
+}
+
+StreamWindowOptions window_options(const Arguments& args) {
+  const WindowType type = window::parse_window_type("--type", args.require("type"));
+  const auto lengths = parse_list(args, "length");
+  const auto slides = parse_list(args, "slide");
+  if (lengths.size() != slides.size() && lengths.size() != 1 && slides.size() != 1)
+    throw Error::argument(
+        "--length/--slide", std::to_string(lengths.size()) + "/" + std::to_string(slides.size()),
+        "as many slides as lengths, or one of them given once", "window specs do not pair up");
+  StreamWindowOptions options;
+  const std::size_t specs = std::max(lengths.size(), slides.size());
+  for (std::size_t i = 0; i < specs; ++i)
+    options.specs.push_back({type, lengths[lengths.size() == 1 ? 0 : i], slides[slides.size() == 1 ? 0 : i]});
+  options.lateness = args.get_int("lateness", 0, 0, WindowSpec::max_parameter);
+  if (type == WindowType::count && options.lateness != 0)
+    throw Error::argument("--lateness", std::to_string(options.lateness), "0 (or absent) with --type count",
+                          "count windows ignore timestamps, so they have no lateness");
+  options.windows_per_tree = args.get_int("windows-per-tree", options.windows_per_tree, 1, 1 << 20);
+  return options;
+}
+
+DeviceId parse_one_device(const std::string& text) {
+  const DeviceSelection sel = parse_devices("--device", text);
+  if (sel.all || sel.devices.size() != 1 ||
+      (sel.devices[0].kind == DeviceKind::cpu && sel.devices[0].index >= 0))
+    throw Error::argument("--device", text, "cpu or one GPU (gpu0, gpu1, ...)", "name exactly one device");
+  return sel.devices.front();
+}
+
+// The next n entries of type T of `memory` from `offset`, which moves on to a 64-byte boundary.
+template <class T>
+std::span<T> carve(const window::HostBuffer& memory, std::size_t& offset, std::size_t n) {
+  const std::span<T> s(reinterpret_cast<T*>(static_cast<std::byte*>(memory.data()) + offset), n);
+  offset += (n * sizeof(T) + 63) / 64 * 64;
+  return s;
+}
+
+// The tuples, in arrival order, and how to feed them to the operator batch by batch.
+class Source {
+ public:
+  virtual ~Source() = default;
+  virtual ValueType value_type() const = 0;
+  virtual const std::string& origin() const = 0;
+  // Pushes every tuple in batches of `batch`, polling after each push, then finishes; adds the
+  // time of generation and projection to the phase "generate", the operator's to "aggregate".
+  virtual void run(window::StreamWindow& op, std::size_t batch, window::StreamResults& results,
+                   PhaseTimes& phases) = 0;
+};
+
+class CsvSource final : public Source {
+ public:
+  CsvSource(const std::string& path, std::optional<ValueType> type) : origin_(path) {
+    datagen::StreamCsvOptions options;
+    if (type)
+      options.value_type = static_cast<datagen::ColumnType>(static_cast<int>(*type) + 1);  // same order
+    csv_ = datagen::read_stream_csv(path, options);
+  }
+  // datagen's ColumnData and window's ValueType list the four types in the same order.
+  ValueType value_type() const override { return static_cast<ValueType>(csv_.values.index()); }
+  const std::string& origin() const override { return origin_; }
+  void run(window::StreamWindow& op, std::size_t batch, window::StreamResults& results,
+           PhaseTimes& phases) override {
+    Stopwatch sw;
+    std::visit(
+        [&](const auto& values) {
+          const std::span keys(csv_.keys), ts(csv_.timestamps), wm(csv_.watermarks);
+          const std::span vals(values);
+          for (std::size_t first = 0; first < vals.size(); first += batch) {
+            const std::size_t n = std::min(batch, vals.size() - first);
+            op.push(window::StreamBatch<typename std::decay_t<decltype(values)>::value_type>{
+                keys.subspan(first, n), ts.subspan(first, n), vals.subspan(first, n), wm.subspan(first, n)});
+            op.poll(results);
+          }
+        },
+        csv_.values);
+    op.finish();
+    op.poll(results);
+    phases.add("aggregate", sw.seconds());
+  }
+
+ private:
+  std::string origin_;
+  datagen::StreamCsv csv_;
+};
+
+class GeneratedSource final : public Source {
+ public:
+  GeneratedSource(const datagen::StreamGeneratorSpec& spec, ValueType type)
+      : generator_(spec), type_(type), origin_("generated " + spec.describe()) {}
+  ValueType value_type() const override { return type_; }
+  const std::string& origin() const override { return origin_; }
+  void run(window::StreamWindow& op, std::size_t batch, window::StreamResults& results,
+           PhaseTimes& phases) override {
+    window::visit_value_type(type_, [&](auto v) { run_as<decltype(v)>(op, batch, results, phases); });
+  }
+
+ private:
+  template <window::WindowValue V>
+  void run_as(window::StreamWindow& op, std::size_t batch, window::StreamResults& results,
+              PhaseTimes& phases) {
+    const std::uint64_t total = generator_.spec().n;
+    batch = static_cast<std::size_t>(std::min<std::uint64_t>(batch, std::max<std::uint64_t>(total, 1)));
+    const datagen::StreamField field =
+        std::is_integral_v<V> ? datagen::StreamField::int_value : datagen::StreamField::float_value;
+    std::vector<datagen::StreamTuple> tuples(batch);
+    // Batch columns in memory suited to the device (pinned for a GPU).
+    const std::size_t bytes =
+        batch * (sizeof(window::StreamKey) + 2 * sizeof(std::int64_t) + sizeof(V)) + 256;
+    const window::HostBuffer memory = op.allocate_host(bytes);
+    std::size_t offset = 0;
+    datagen::StreamColumnSpans<V> columns;
+    columns.timestamps = carve<std::int64_t>(memory, offset, batch);
+    columns.watermarks = carve<std::int64_t>(memory, offset, batch);
+    columns.values = carve<V>(memory, offset, batch);
+    columns.keys = carve<window::StreamKey>(memory, offset, batch);
+    datagen::BoundedDelayWatermarks watermarks(generator_.spec().bound());
+    Stopwatch sw;
+    for (std::uint64_t first = 0; first < total; first += batch) {
+      const std::span<datagen::StreamTuple> part(tuples.data(),
+                                                 std::min<std::uint64_t>(batch, total - first));
+      sw.restart();
+      generator_.generate(first, part);
+      const window::StreamBatch<V> b = datagen::project<V>(part, field, watermarks, columns);
+      phases.add("generate", sw.seconds());
+      sw.restart();
+      op.push(b);
+      op.poll(results);
+      phases.add("aggregate", sw.seconds());
+    }
+    sw.restart();
+    op.finish();
+    op.poll(results);
+    phases.add("aggregate", sw.seconds());
+  }
+
+  datagen::StreamGenerator generator_;
+  ValueType type_;
+  std::string origin_;
+};
+
+std::unique_ptr<Source> open_source(const Arguments& args) {
+  const bool from_file = args.has("input");
+  const bool generated = args.has("generate");
+  if (from_file == generated)
+    throw Error::argument("--input/--generate", from_file ? "both" : "neither", "exactly one of them",
+                          "name the input");
+  std::optional<ValueType> type;
+  if (const auto t = args.get("value-type")) type = window::parse_value_type("--value-type", *t);
+  if (from_file) {
+    reject_stream_generator_options(args, "with --input");
+    return std::make_unique<CsvSource>(*args.get("input"), type);
+  }
+  const auto n = static_cast<std::uint64_t>(args.get_int("generate", 0, 0, 1LL << 40));
+  return std::make_unique<GeneratedSource>(parse_stream_generator(args, n), type.value_or(ValueType::int32));
+}
+
+void write_results(std::ostream& out, const window::StreamResults& r, bool with_spec) {
+  std::string buf = with_spec ? "spec,key,start,end,value\n" : "key,start,end,value\n";
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    if (with_spec) {
+      append_number(buf, r.specs[i]);
+      buf += ',';
+    }
+    append_number(buf, r.keys[i]);
+    buf += ',';
+    append_number(buf, r.starts[i]);
+    buf += ',';
+    append_number(buf, r.ends[i]);
+    buf += ',';
+    r.append_value(buf, i);
+    buf += '\n';
+    if (buf.size() > (1u << 20)) {
+      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+      buf.clear();
+    }
+  }
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+std::string describe_specs(const StreamWindowOptions& options) {
+  std::string out;
+  for (const WindowSpec& s : options.specs) {
+    if (!out.empty()) out += ',';
+    append_number(out, s.length);
+    out += '/';
+    append_number(out, s.slide);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Arguments::Option> window_stream_options() {
+  std::vector<Arguments::Option> options = {
+      {"lateness", "L", "stream mode: allowed lateness in time units (default 0; time windows only)"},
+      {"windows-per-tree", "NW", "stream mode: windows one B-PAT covers, n_w (default 64)"},
+      {"batch", "B", "stream mode: tuples per pushed batch (default 131072 = 4 MiB of 32-byte tuples)"},
+  };
+  for (auto& o : stream_generator_options()) options.push_back(std::move(o));
+  return options;
+}
+
+std::vector<const char*> window_stream_only_options() {
+  return {"lateness", "windows-per-tree", "batch",          "keys", "zipf", "rate",
+          "delay",    "delay-dist",       "watermark-bound"};
+}
+
+int window_stream(const Arguments& args) {
+  if (const auto a = args.get("algorithm"))
+    throw Error::argument("--algorithm", *a, "only with --inplace",
+                          "the stream mode has one algorithm per device");
+  const StreamWindowOptions options = window_options(args);
+  window::make_geometry(options);  // every parameter checked before the input is read
+  const window::StreamAggregateKind kind = window::parse_stream_aggregate("--agg", args.require("agg"));
+  window::StreamDeviceOptions device;
+  device.device = parse_one_device(args.get_or("device", "cpu"));
+  device.threads = static_cast<int>(args.get_int("threads", 0, 1, 4096));
+  const auto batch = static_cast<std::size_t>(args.get_int("batch", default_batch, 1, 1LL << 32));
+  const std::string output = args.require("output");
+
+  PhaseTimes phases;
+  Stopwatch sw;
+  const std::unique_ptr<Source> source = open_source(args);
+  if (args.has("input")) phases.add("load", sw.seconds());
+
+  window::StreamWindow op(source->value_type(), kind, options, device);
+  window::StreamResults results;
+  source->run(op, batch, results, phases);
+  const window::StreamCounters counters = op.counters();
+
+  sw.restart();
+  results.sort();
+  write_output(output, [&](std::ostream& out) { write_results(out, results, options.specs.size() > 1); });
+  phases.add("write", sw.seconds());
+
+  double aggregate_s = 0;
+  for (const auto& p : phases.phases())
+    if (p.name == "aggregate") aggregate_s = p.seconds;
+  const double mtps = aggregate_s > 0 ? static_cast<double>(counters.tuples_in) / aggregate_s / 1e6 : 0.0;
+  std::fprintf(
+      stderr,
+      "sextant window: %s | %s windows W/S=%s lateness=%lld n_w=%lld agg=%s %s->%s | %s, batch %zu | "
+      "tuples_in=%llu late_dropped=%llu watermarks_ignored=%llu windows_emitted=%llu | throughput %.2f "
+      "Mtuples/s | %s | total %.3f s -> %s\n",
+      source->origin().c_str(), std::string(window::to_string(options.specs[0].type)).c_str(),
+      describe_specs(options).c_str(), static_cast<long long>(options.lateness),
+      static_cast<long long>(options.windows_per_tree), std::string(window::to_string(kind)).c_str(),
+      std::string(window::to_string(op.value_type())).c_str(),
+      std::string(window::to_string(op.result_type())).c_str(), op.describe().c_str(), batch,
+      static_cast<unsigned long long>(counters.tuples_in),
+      static_cast<unsigned long long>(counters.late_dropped),
+      static_cast<unsigned long long>(counters.watermarks_ignored),
+      static_cast<unsigned long long>(counters.windows_emitted), mtps, format_phases(phases).c_str(),
+      phases.total(), output.c_str());
+  return 0;
+}
+
+}  // namespace sextant::cli

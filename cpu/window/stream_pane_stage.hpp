@@ -1,0 +1,233 @@
+// The CPU pane-level stage (paper 000, PLS; hook contract in templates/window/stream_hooks.hpp).
+//
+// push: a validation pass (every timestamp >= 0, columns of one length) over the whole batch
+// before anything changes; then the batch is cut into slices, one per thread (time windows
+// with large batches only), and each slice is pre-aggregated into that thread's own pane
+// shard: per-thread partials of the same key and pane are merged at release. The watermark
+// before each slice comes from the validation pass (each slice's largest watermark), so the
+// late test of every tuple sees exactly the running maximum of the tuples before it.
+// release: each shard hands over its panes below the frontier; with several shards they are
+// merged by (key, pane).
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/device.hpp"
+#include "core/error.hpp"
+#include "cpu/window/stream_builtin_aggregates.hpp"
+#include "cpu/window/stream_closed_panes.hpp"
+#include "cpu/window/stream_pane_kernel.hpp"
+#include "cpu/window/stream_pane_shard_impl.hpp"
+#include "cpu/window/stream_parallel.hpp"
+#include "cpu/window/stream_window_cpu_config.hpp"
+#include "templates/window/stream_batch.hpp"
+#include "templates/window/stream_spec.hpp"
+
+namespace sextant::window {
+
+namespace detail {
+// Throws Error (bad_input) unless every column has the values' length (keys and watermarks
+// may be empty).
+void check_stream_columns(std::size_t values, std::size_t keys, std::size_t timestamps,
+                          std::size_t watermarks);
+// Throws Error (bad_input) naming the first tuple with a negative timestamp.
+[[noreturn]] void throw_negative_timestamp(const std::int64_t* timestamps, std::size_t n);
+}  // namespace detail
+
+template <StreamAggregate A>
+class CpuPaneStage {
+ public:
+  static constexpr std::string_view name = "cpu";
+  static constexpr DeviceKind device_kind = DeviceKind::cpu;
+  using Value = typename A::Input;
+  using ClosedPanes = CpuClosedPanes<A>;
+
+  CpuPaneStage(const StreamGeometry& g, const CpuStreamConfig& c)
+      : geometry_(g),
+        divider_(g.pane),
+        threads_(c.threads > 0 ? c.threads : omp_get_max_threads()),
+        min_per_thread_(std::max<std::size_t>(1, c.min_tuples_per_thread)) {
+    shards_.emplace_back(g);
+  }
+
+  void push(const StreamBatch<Value>& batch);
+  void release(ClosedPanes& closed) { release_below(count() ? 0 : geometry_.closed_panes(wm_), closed); }
+  void release_all(ClosedPanes& closed) {
+    release_below(count() ? 0 : std::numeric_limits<std::int64_t>::max(), closed);
+  }
+  std::int64_t watermark() const { return wm_; }
+  StreamCounters counters() const { return counters_; }
+
+ private:
+  bool count() const noexcept { return geometry_.type == WindowType::count; }
+  void accumulate(detail::PaneShard<A>& shard, const detail::PaneInput<Value>& in,
+                  detail::PaneTally& tally) const;
+  void release_below(std::int64_t frontier, ClosedPanes& closed);
+  std::uint32_t global_id(std::size_t shard, std::uint32_t local);
+
+  StreamGeometry geometry_;
+  detail::PaneDivider divider_;
+  int threads_;
+  std::size_t min_per_thread_;
+  std::vector<detail::PaneShard<A>> shards_;
+  std::vector<detail::ShardRelease<A>> released_panes_;
+  detail::KeyIndex ids_;  // key -> the dense id the window stage sees
+  std::vector<StreamKey> key_of_id_;
+  std::int64_t wm_ = no_watermark;
+  std::int64_t released_ = 0;  // time windows: the frontier of the last release
+  StreamCounters counters_;
+};
+
+template <StreamAggregate A>
+void CpuPaneStage<A>::accumulate(detail::PaneShard<A>& shard, const detail::PaneInput<Value>& in,
+                                 detail::PaneTally& tally) const {
+  if constexpr (detail::builtin_stream_aggregate<A>) {
+    cpu::dispatch_isa([&](auto isa) {
+      detail::accumulate_slice<A, decltype(isa)>(shard, in, divider_, geometry_.lateness, count(), tally);
+    });
+  } else {
+    detail::accumulate_slice<A, cpu::ScalarIsa>(shard, in, divider_, geometry_.lateness, count(), tally);
+  }
+}
+
+template <StreamAggregate A>
+void CpuPaneStage<A>::push(const StreamBatch<Value>& batch) {
+  const std::size_t n = batch.size();
+  detail::check_stream_columns(n, batch.keys.size(), batch.timestamps.size(), batch.watermarks.size());
+  const std::int64_t* ts = batch.timestamps.data();
+  const std::int64_t* wms = batch.watermarks.empty() ? nullptr : batch.watermarks.data();
+  // Count windows number each key's tuples in arrival order: one shard.
+  const int parts = count() ? 1
+                            : static_cast<int>(std::clamp<std::size_t>(n / min_per_thread_, 1,
+                                                                       static_cast<std::size_t>(threads_)));
+  std::vector<std::size_t> bounds(static_cast<std::size_t>(parts) + 1);
+  for (int t = 0; t <= parts; ++t)
+    bounds[t] = n * static_cast<std::size_t>(t) / static_cast<std::size_t>(parts);
+  std::vector<detail::SliceScan> scans(static_cast<std::size_t>(parts));
+  detail::parallel_parts(parts, threads_, [&](int t) {
+    const std::size_t b = bounds[t], len = bounds[t + 1] - b;
+    scans[t] = cpu::dispatch_isa(
+        // One slice needs no watermark maximum: it starts at the operator's watermark.
+        [&](auto isa) {
+          return detail::scan_slice<decltype(isa)>(ts + b, wms && parts > 1 ? wms + b : nullptr, len);
+        });
+  });
+  for (int t = 0; t < parts; ++t)
+    if (scans[t].min_ts < 0) detail::throw_negative_timestamp(ts, n);  // nothing has changed yet
+
+  std::vector<detail::PaneTally> tallies(static_cast<std::size_t>(parts));
+  std::int64_t wm = wm_;
+  for (int t = 0; t < parts; ++t) {
+    tallies[t].watermark = wm;
+    if (wms != nullptr) wm = std::max(wm, scans[t].max_wm);
+  }
+  while (shards_.size() < static_cast<std::size_t>(parts)) shards_.emplace_back(geometry_);
+  detail::parallel_parts(parts, threads_, [&](int t) {
+    const std::size_t b = bounds[t];
+    detail::PaneInput<Value> in;
+    in.keys = batch.keys.empty() ? nullptr : batch.keys.data() + b;
+    in.timestamps = ts + b;
+    in.values = batch.values.data() + b;
+    in.watermarks = wms ? wms + b : nullptr;
+    in.size = bounds[t + 1] - b;
+    accumulate(shards_[t], in, tallies[t]);
+  });
+  for (const auto& t : tallies) {
+    counters_.late_dropped += t.late;
+    counters_.watermarks_ignored += t.ignored;
+  }
+  wm_ = tallies.back().watermark;
+  counters_.tuples_in += n;
+}
+
+template <StreamAggregate A>
+std::uint32_t CpuPaneStage<A>::global_id(std::size_t shard, std::uint32_t local) {
+  std::uint32_t& id = shards_[shard].global_id(local);
+  if (id == detail::KeyIndex::absent) {
+    const StreamKey key = shards_[shard].key_of(local);
+    id = ids_.find(key);
+    if (id == detail::KeyIndex::absent) {
+      id = ids_.insert(key);
+      key_of_id_.push_back(key);
+    }
+  }
+  return id;
+}
+
+template <StreamAggregate A>
+void CpuPaneStage<A>::release_below(std::int64_t frontier, ClosedPanes& closed) {
+  closed.clear();
+  closed.frontier = frontier;
+  closed.count_windows = count();
+  if (!count()) {
+    if (frontier <= released_) return;  // every pending pane is at or above the last frontier
+    released_ = frontier;
+  }
+  const std::size_t shards = shards_.size();
+  released_panes_.resize(shards);
+  for (auto& r : released_panes_) r.clear();
+  detail::parallel_parts(static_cast<int>(shards), threads_,
+                         [&](int t) { shards_[t].release(frontier, released_panes_[t]); });
+  if (shards == 1) {
+    auto& r = released_panes_[0];
+    for (const auto& run : r.runs)
+      closed.keys.push_back(
+          {shards_[0].key_of(run.local), global_id(0, run.local), run.frontier, run.begin, run.end});
+    closed.panes.swap(r.panes);
+    closed.partials.swap(r.partials);
+    return;
+  }
+  // Several shards (time windows): merge the partials of one (key, pane) across shards.
+  struct Entry {
+    std::uint32_t id, shard, index;
+    std::int64_t pane;
+  };
+  std::vector<Entry> entries;
+  for (std::size_t t = 0; t < shards; ++t)
+    for (const auto& run : released_panes_[t].runs) {
+      const std::uint32_t id = global_id(t, run.local);
+      for (std::uint32_t i = run.begin; i < run.end; ++i)
+        entries.push_back({id, static_cast<std::uint32_t>(t), i, released_panes_[t].panes[i]});
+    }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.id != b.id ? a.id < b.id : a.pane < b.pane; });
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
+    const Partial<A>& p = released_panes_[e.shard].partials[e.index];
+    if (i > 0 && entries[i - 1].id == e.id && entries[i - 1].pane == e.pane) {
+      closed.partials.back() = Partial<A>::combine(closed.partials.back(), p);
+      continue;
+    }
+    if (closed.keys.empty() || closed.keys.back().id != e.id) {
+      const auto at = static_cast<std::uint32_t>(closed.panes.size());
+      closed.keys.push_back({key_of_id_[e.id], e.id, frontier, at, at});
+    }
+    closed.panes.push_back(e.pane);
+    closed.partials.push_back(p);
+    closed.keys.back().end = static_cast<std::uint32_t>(closed.panes.size());
+  }
+}
+
+// The built-ins' kernels and shard paths are compiled once, in the CPU library.
+#define SEXTANT_DECLARE(A)                                                                            \
+  extern template class detail::PaneShard<A>;                                                         \
+  extern template void detail::accumulate_slice<A, cpu::ScalarIsa>(                                   \
+      detail::PaneShard<A>&, const detail::PaneInput<typename A::Input>&, const detail::PaneDivider&, \
+      std::int64_t, bool, detail::PaneTally&);                                                        \
+  extern template void detail::accumulate_slice<A, cpu::Avx2Isa>(                                     \
+      detail::PaneShard<A>&, const detail::PaneInput<typename A::Input>&, const detail::PaneDivider&, \
+      std::int64_t, bool, detail::PaneTally&);
+SEXTANT_STREAM_BUILTIN_AGGREGATES(SEXTANT_DECLARE)
+#undef SEXTANT_DECLARE
+extern template detail::SliceScan detail::scan_slice<cpu::ScalarIsa>(const std::int64_t*, const std::int64_t*,
+                                                                     std::size_t);
+extern template detail::SliceScan detail::scan_slice<cpu::Avx2Isa>(const std::int64_t*, const std::int64_t*,
+                                                                   std::size_t);
+
+}  // namespace sextant::window

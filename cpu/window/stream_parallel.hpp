@@ -1,0 +1,31 @@
+// A parallel loop over a few large parts that carries the first exception out of the OpenMP
+// region (an exception may not cross it).
+#pragma once
+
+#include <omp.h>
+
+#include <cstdint>
+#include <exception>
+
+namespace sextant::window::detail {
+
+template <class F>
+void parallel_parts(int parts, int threads, F&& f) {
+  if (parts <= 1 || threads <= 1) {
+    for (int t = 0; t < parts; ++t) f(t);
+    return;
+  }
+  std::exception_ptr error;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (int t = 0; t < parts; ++t) {
+    try {
+      f(t);
+    } catch (...) {
+#pragma omp critical(sextant_stream_parallel_error)
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace sextant::window::detail

@@ -1,0 +1,161 @@
+// The CPU window-level stage (paper 000, WLS; hook contract in
+// templates/window/stream_hooks.hpp): one B-PAT per key and spec (stream_bpat.hpp), created
+// when the key's first pane closes. Each advance processes the keys with new closed panes
+// and, for time windows, the keys whose next window the new frontier completes: a min-heap
+// on that window's end pane finds them without visiting every key. Keys are processed in
+// parallel; results are gathered per thread and appended in thread order.
+#pragma once
+
+#include <omp.h>
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <queue>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/device.hpp"
+#include "cpu/window/stream_bpat.hpp"
+#include "cpu/window/stream_closed_panes.hpp"
+#include "cpu/window/stream_window_cpu_config.hpp"
+#include "templates/window/stream_batch.hpp"
+#include "templates/window/stream_spec.hpp"
+
+namespace sextant::window {
+
+template <StreamAggregate A>
+class CpuWindowStage {
+ public:
+  static constexpr std::string_view name = "cpu";
+  static constexpr DeviceKind device_kind = DeviceKind::cpu;
+  using Result = WindowResult<typename A::Output>;
+
+  CpuWindowStage(const StreamGeometry& g, const CpuStreamConfig& c)
+      : threads_(c.threads > 0 ? c.threads : omp_get_max_threads()) {
+    for (std::size_t i = 0; i < g.specs.size(); ++i)
+      shapes_.emplace_back(g.specs[i], static_cast<std::uint32_t>(i));
+  }
+
+  void advance(const CpuClosedPanes<A>& closed, std::vector<Result>& out);
+
+ private:
+  // A key's panes [begin, end) of the closed list, and its frontier.
+  struct Work {
+    std::uint32_t id, begin, end;
+    std::int64_t frontier;
+  };
+  static constexpr std::int64_t idle = detail::Bpat<A>::idle;
+  struct KeyTrees {
+    StreamKey key = 0;
+    std::uint64_t stamp = 0;             // == stamp_: in this advance's work
+    std::int64_t fire_at = idle;         // end pane of the next window holding a tuple (time)
+    std::int64_t queued_at = idle;       // the heap holds (queued_at, id)
+    std::vector<detail::Bpat<A>> trees;  // one per spec, empty until the first pane
+  };
+  using Due = std::pair<std::int64_t, std::uint32_t>;
+
+  void process(const Work& w, const CpuClosedPanes<A>& closed, std::vector<Result>& out,
+               std::vector<std::uint64_t>& dirty);
+
+  // Below this many keys, one thread: the parallel region costs more than it saves.
+  static constexpr std::size_t parallel_keys = 1024;
+
+  int threads_;
+  std::vector<detail::BpatShape> shapes_;
+  std::vector<KeyTrees> keys_;                                         // by dense key id
+  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;  // time windows
+  std::vector<Work> work_;
+  std::vector<std::vector<Result>> thread_out_;
+  std::vector<std::vector<std::uint64_t>> thread_dirty_;
+  std::uint64_t stamp_ = 0;
+};
+
+template <StreamAggregate A>
+void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed, std::vector<Result>& out,
+                                std::vector<std::uint64_t>& dirty) {
+  KeyTrees& k = keys_[w.id];
+  if (k.trees.empty()) k.trees.resize(shapes_.size());
+  std::int64_t fire_at = idle;
+  for (const detail::BpatShape& g : shapes_) {
+    detail::Bpat<A>& tree = k.trees[g.spec];
+    if (!tree.allocated()) {
+      if (w.begin == w.end) continue;
+      tree.allocate(g);
+    }
+    fire_at = std::min(
+        fire_at, tree.advance(g, closed.panes.data() + w.begin, closed.partials.data() + w.begin,
+                              w.end - w.begin, w.frontier, dirty, [&](std::int64_t win, const Partial<A>& p) {
+                                const std::int64_t start = win * g.slide;
+                                out.push_back({g.spec, k.key, start, start + g.length, A::lower(p.acc)});
+                              }));
+  }
+  k.fire_at = fire_at;
+}
+
+template <StreamAggregate A>
+void CpuWindowStage<A>::advance(const CpuClosedPanes<A>& closed, std::vector<Result>& out) {
+  ++stamp_;
+  work_.clear();
+  for (const auto& r : closed.keys) {
+    if (r.id >= keys_.size()) keys_.resize(static_cast<std::size_t>(r.id) + 1);
+    keys_[r.id].key = r.key;
+    keys_[r.id].stamp = stamp_;
+    work_.push_back({r.id, r.begin, r.end, closed.count_windows ? r.frontier : closed.frontier});
+  }
+  // Time windows: the keys whose next window the frontier completes (count windows: a key's
+  // frontier moves only with its own panes). A key's fire_at never decreases, so an entry
+  // below it is stale.
+  if (!closed.count_windows) {
+    while (!due_.empty() && due_.top().first <= closed.frontier) {
+      const auto [at, id] = due_.top();
+      due_.pop();
+      KeyTrees& k = keys_[id];
+      if (k.queued_at == at) k.queued_at = idle;
+      if (k.fire_at != at || k.stamp == stamp_) continue;
+      k.stamp = stamp_;
+      work_.push_back({id, 0, 0, closed.frontier});
+    }
+  }
+  if (work_.empty()) return;
+
+  const int parts = work_.size() >= parallel_keys ? threads_ : 1;
+  thread_out_.resize(static_cast<std::size_t>(parts));
+  thread_dirty_.resize(static_cast<std::size_t>(parts));
+  if (parts == 1) {
+    for (const Work& w : work_) process(w, closed, out, thread_dirty_[0]);
+  } else {
+    std::exception_ptr error;
+    const auto n = static_cast<std::int64_t>(work_.size());
+#pragma omp parallel num_threads(parts)
+    {
+      const auto t = static_cast<std::size_t>(omp_get_thread_num());
+#pragma omp for schedule(dynamic, 16)
+      for (std::int64_t i = 0; i < n; ++i) {
+        try {
+          process(work_[static_cast<std::size_t>(i)], closed, thread_out_[t], thread_dirty_[t]);
+        } catch (...) {
+#pragma omp critical(sextant_stream_window_error)
+          if (!error) error = std::current_exception();
+        }
+      }
+    }
+    if (error) std::rethrow_exception(error);
+    for (auto& o : thread_out_) {
+      out.insert(out.end(), o.begin(), o.end());
+      o.clear();
+    }
+  }
+
+  if (closed.count_windows) return;
+  for (const Work& w : work_) {
+    KeyTrees& k = keys_[w.id];
+    if (k.fire_at != idle && k.fire_at != k.queued_at) {
+      k.queued_at = k.fire_at;
+      due_.push({k.fire_at, w.id});
+    }
+  }
+}
+
+}  // namespace sextant::window

@@ -1,0 +1,202 @@
+// The type-erased stream-window facade (api/stream_window.hpp): every value type and aggregate
+// against the independent reference, result types and exact formatting, and its errors.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "api/stream_window.hpp"
+#include "core/config.hpp"
+#include "core/error.hpp"
+#include "datagen/stream_generator.hpp"
+#include "window/stream_window_reference.hpp"
+
+namespace sextant::window {
+namespace {
+
+using ::testing::HasSubstr;
+
+StreamWindowOptions two_specs() {
+  StreamWindowOptions options;
+  options.specs = {{WindowType::time, 60, 20}, {WindowType::time, 25, 25}};
+  options.lateness = 3;
+  options.windows_per_tree = 4;
+  return options;
+}
+
+// A small out-of-order stream (exponential delays, a tight watermark bound: late tuples).
+datagen::StreamGeneratorSpec small_stream() {
+  datagen::StreamGeneratorSpec spec;
+  spec.n = 3000;
+  spec.keys = 7;
+  spec.rate = 2;
+  spec.delay = 15;
+  spec.delay_distribution = datagen::DelayDistribution::exponential;
+  spec.watermark_bound = 20;
+  spec.seed = 11;
+  return spec;
+}
+
+template <class V, class A>
+void check_against_reference(const StreamWindowOptions& options) {
+  const auto spec = small_stream();
+  const auto tuples = datagen::generate_stream(spec);
+  const datagen::StreamField field =
+      std::is_integral_v<V> ? datagen::StreamField::int_value : datagen::StreamField::float_value;
+  const auto columns = datagen::project<V>(tuples, field, spec.bound());
+  std::vector<testing::RefTuple<V>> ref;
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    ref.push_back({columns.keys[i], columns.timestamps[i], columns.values[i], columns.watermarks[i]});
+  testing::ReferenceCounts counts;
+  const auto want = testing::reference_windows<A>(ref, options, &counts);
+
+  StreamAggregateKind kind = parse_stream_aggregate("agg", A::name);
+  StreamWindow op(value_type_of<V>, kind, options);
+  ASSERT_EQ(op.result_type(), value_type_of<typename A::Output>);
+  StreamResults got;
+  for (std::size_t first = 0; first < columns.size(); first += 500) {
+    op.push(columns.batch(first, std::min<std::size_t>(500, columns.size() - first)));
+    op.poll(got);
+  }
+  op.finish();
+  op.poll(got);
+  got.sort();
+  const StreamCounters c = op.counters();
+  EXPECT_EQ(c.tuples_in, columns.size());
+  EXPECT_EQ(c.late_dropped, counts.late);
+  EXPECT_GT(c.late_dropped, 0u);
+  EXPECT_EQ(c.windows_emitted, want.size());
+  ASSERT_EQ(got.size(), want.size()) << A::name;
+  const auto& values = std::get<std::vector<typename A::Output>>(got.values);
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(got.specs[i], want[i].spec) << i;
+    ASSERT_EQ(got.keys[i], want[i].key) << i;
+    ASSERT_EQ(got.starts[i], want[i].start) << i;
+    ASSERT_EQ(got.ends[i], want[i].end) << i;
+    if constexpr (std::is_integral_v<typename A::Output> || std::is_same_v<A, MinAggregate<V>> ||
+                  std::is_same_v<A, MaxAggregate<V>>)
+      EXPECT_EQ(values[i], want[i].value) << A::name << " " << i;
+    else
+      EXPECT_NEAR(values[i], want[i].value,
+                  1e-9 * std::max(1.0, std::fabs(static_cast<double>(want[i].value))))
+          << A::name << " " << i;
+  }
+}
+
+template <class V>
+void check_every_aggregate() {
+  const StreamWindowOptions options = two_specs();
+  check_against_reference<V, SumAggregate<V>>(options);
+  check_against_reference<V, CountAggregate<V>>(options);
+  check_against_reference<V, MinAggregate<V>>(options);
+  check_against_reference<V, MaxAggregate<V>>(options);
+  check_against_reference<V, AvgAggregate<V>>(options);
+  check_against_reference<V, VarAggregate<V>>(options);
+}
+
+TEST(StreamWindowApi, Int32MatchesTheReference) {
+  check_every_aggregate<std::int32_t>();
+}
+TEST(StreamWindowApi, Int64MatchesTheReference) {
+  check_every_aggregate<std::int64_t>();
+}
+TEST(StreamWindowApi, FloatMatchesTheReference) {
+  check_every_aggregate<float>();
+}
+TEST(StreamWindowApi, DoubleMatchesTheReference) {
+  check_every_aggregate<double>();
+}
+
+TEST(StreamWindowApi, ResultTypes) {
+  using enum StreamAggregateKind;
+  EXPECT_EQ(stream_result_type(ValueType::int32, sum), ValueType::int64);
+  EXPECT_EQ(stream_result_type(ValueType::float32, sum), ValueType::float64);
+  EXPECT_EQ(stream_result_type(ValueType::float32, count), ValueType::int64);
+  EXPECT_EQ(stream_result_type(ValueType::int32, min), ValueType::int32);
+  EXPECT_EQ(stream_result_type(ValueType::float32, max), ValueType::float32);
+  EXPECT_EQ(stream_result_type(ValueType::int64, avg), ValueType::float64);
+  EXPECT_EQ(stream_result_type(ValueType::int32, var), ValueType::float64);
+}
+
+TEST(StreamWindowApi, ValuesPrintExactly) {
+  StreamResults r;
+  r.specs = {0, 0, 1};
+  r.keys = {5, 2, 0};
+  r.starts = {10, 30, 0};
+  r.ends = {20, 40, 5};
+  r.values = std::vector<float>{0.1f, -3.0f, 16777216.0f};
+  r.sort();
+  EXPECT_EQ(r.keys, (std::vector<StreamKey>{2, 5, 0}));
+  std::string text;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    r.append_value(text, i);
+    text += ' ';
+  }
+  EXPECT_EQ(text, "-3 0.1 16777216 ");
+  r.values = std::vector<std::int64_t>{INT64_MIN, 0, 9007199254740993};
+  text.clear();
+  for (std::size_t i = 0; i < r.size(); ++i) r.append_value(text, i), text += ' ';
+  EXPECT_EQ(text, "-9223372036854775808 0 9007199254740993 ");
+  r.clear();
+  EXPECT_EQ(r.size(), 0u);
+}
+
+TEST(StreamWindowApi, Errors) {
+  StreamWindowOptions bad;
+  bad.specs = {{WindowType::time, 0, 5}};
+  EXPECT_THROW(StreamWindow(ValueType::int32, StreamAggregateKind::sum, bad), Error);
+
+  StreamWindow op(ValueType::int64, StreamAggregateKind::sum, two_specs(), {.threads = 2});
+  EXPECT_THAT(op.describe(), HasSubstr("cpu"));
+  const std::vector<std::int64_t> ts{1, -1}, wm{0, 0};
+  const std::vector<double> doubles{1, 2};
+  try {
+    op.push(StreamBatch<double>{{}, ts, doubles, wm});
+    ADD_FAILURE() << "a batch of doubles pushed into an int64 operator";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("another value type"));
+  }
+  const std::vector<std::int64_t> values{1, 2};
+  try {
+    op.push(StreamBatch<std::int64_t>{{}, ts, values, wm});
+    ADD_FAILURE() << "a negative timestamp was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(ErrorKind::bad_input));
+  }
+  StreamResults wrong;
+  wrong.specs = {0};
+  wrong.keys = {0};
+  wrong.starts = {0};
+  wrong.ends = {1};
+  wrong.values = std::vector<double>{1};
+  EXPECT_THROW(op.poll(wrong), Error);
+  op.finish();
+  EXPECT_THROW(op.push(StreamBatch<std::int64_t>{}), Error);
+}
+
+TEST(StreamWindowApi, HostMemoryIsAligned) {
+  StreamWindow op(ValueType::float32, StreamAggregateKind::max, two_specs());
+  const HostBuffer b = op.allocate_host(1000);
+  ASSERT_NE(b.data(), nullptr);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.data()) % 64, 0u);
+  EXPECT_EQ(b.bytes(), 1000u);
+  b.as<float>(250)[249] = 1.0f;
+}
+
+TEST(StreamWindowApi, GpuWithoutCudaIsUnsupported) {
+  if (build::has_cuda) GTEST_SKIP() << "this build has CUDA";
+  try {
+    StreamWindow op(ValueType::int32, StreamAggregateKind::sum, two_specs(),
+                    {.device = {DeviceKind::gpu, 0}});
+    ADD_FAILURE() << "a GPU operator in a build without CUDA";
+  } catch (const Error& e) {
+    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(ErrorKind::unsupported));
+    EXPECT_THAT(e.what(), HasSubstr("no CUDA support"));
+  }
+}
+
+}  // namespace
+}  // namespace sextant::window

@@ -1,0 +1,760 @@
+// The one test body every stream-window backend runs (CPU, GPU, ...): random out-of-order
+// keyed streams against the brute-force reference (stream_window_reference.hpp), compared id
+// for id (spec, key, start, end) and value (exact for integer outputs, relative tolerance for
+// floating ones), with the counters, the firing time of every window (after each push the
+// windows polled so far are exactly those whose end + L <= watermark; count windows: those
+// whose end <= the key's tuples so far) and the bad-input contract.
+//
+// Instantiating it for a backend is one line at namespace scope:
+//
+//   INSTANTIATE_STREAM_WINDOW_CONFORMANCE(Cpu, sextant::window::CpuStreamBackend);
+//
+// A backend that needs a non-default Config or may be unavailable (no GPU) specialises the
+// traits first:
+//
+//   template <> struct sextant::testing::StreamBackendTraits<MyBackend> {
+//     static MyBackend::Config config() { return {...}; }
+//     static std::string skip_reason() { return has_gpu() ? "" : "no CUDA device"; }
+//   };
+//
+// Bad input the body expects (DESIGN.md, stream_hooks.hpp): a negative timestamp throws
+// sextant::Error of kind bad_input whose message names the tuple's index in the batch; columns
+// of different lengths throw sextant::Error; both leave the operator as it was (it can go on);
+// push after finish throws sextant::Error of kind unsupported.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/error.hpp"
+#include "templates/window/stream_operator.hpp"
+#include "tests/window/stream_window_reference.hpp"
+
+namespace sextant::testing {
+
+template <class Backend>
+struct StreamBackendTraits {
+  static typename Backend::Config config() { return {}; }
+  static std::string skip_reason() { return {}; }  // non-empty: the suite skips with this text
+};
+
+namespace stream_conformance {
+
+using window::no_watermark;
+using window::StreamKey;
+using window::StreamWindowOptions;
+using window::WindowResult;
+using window::WindowSpec;
+using window::WindowType;
+using window::testing::ReferenceCounts;
+using window::testing::RefTuple;
+
+// The shape of a generated stream. Event time g grows by uniform [0, 2*step] per tuple; a
+// tuple's timestamp is g - uniform [0, delay] (clamped at 0), its watermark g - wm_lag
+// (wm_lag < delay makes late tuples), sometimes lower than before (wm_down) or absent (wm_none).
+struct StreamShape {
+  std::size_t tuples = 1000;
+  std::uint32_t keys = 1;
+  bool scatter_keys = false;  // key values spread over all of uint32 instead of 0 .. keys-1
+  std::int64_t start = 0;
+  std::int64_t step = 1;
+  std::int64_t delay = 0;
+  std::int64_t wm_lag = -1;  // -1: = delay (no late tuples)
+  double wm_down = 0;
+  double wm_none = 0;
+  double jump = 0;  // probability that event time jumps by jump_size (sparse time)
+  std::int64_t jump_size = 1'000'000'000'000;
+  std::uint64_t seed = 1;
+};
+
+// How a stream is cut into batches: `size` tuples each (0: the whole stream in one batch), or
+// uniform [0, size] (empty batches included) when `random`.
+struct Batching {
+  std::size_t size = 0;
+  bool random = false;
+};
+
+template <class V>
+V random_value(std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> small(-20, 20);
+  std::uniform_int_distribution<int> pick(0, 99);
+  if constexpr (std::is_integral_v<V>) {
+    // Ties (a small range) and, now and then, extremes: int32 sums must not overflow and
+    // int64 sums wrap exactly.
+    const int p = pick(rng);
+    if (p == 0) return std::numeric_limits<V>::max();
+    if (p == 1) return std::numeric_limits<V>::lowest();
+    if (p == 2) return static_cast<V>(std::numeric_limits<V>::max() / 3);
+    return static_cast<V>(small(rng));
+  } else {
+    // Quarters: exact in float and double, so sums barely depend on the combine order.
+    return static_cast<V>(std::uniform_int_distribution<int>(-400, 400)(rng)) / V{4};
+  }
+}
+
+inline StreamKey key_value(std::uint32_t k, bool scatter) {
+  return scatter ? static_cast<StreamKey>(k * 2654435761u + 0x9e3779b9u) : k;
+}
+
+template <class V>
+std::vector<RefTuple<V>> make_stream(const StreamShape& shape) {
+  std::mt19937_64 rng(shape.seed);
+  std::vector<RefTuple<V>> out;
+  out.reserve(shape.tuples);
+  const std::int64_t lag = shape.wm_lag < 0 ? shape.delay : shape.wm_lag;
+  std::uniform_real_distribution<double> coin(0, 1);
+  std::int64_t g = shape.start;
+  for (std::size_t i = 0; i < shape.tuples; ++i) {
+    g += std::uniform_int_distribution<std::int64_t>(0, 2 * shape.step)(rng);
+    if (shape.jump > 0 && coin(rng) < shape.jump) g += shape.jump_size;
+    RefTuple<V> t;
+    t.key =
+        key_value(std::uniform_int_distribution<std::uint32_t>(0, shape.keys - 1)(rng), shape.scatter_keys);
+    t.ts = std::max<std::int64_t>(0, g - std::uniform_int_distribution<std::int64_t>(0, shape.delay)(rng));
+    t.value = random_value<V>(rng);
+    t.wm = g - lag;
+    if (shape.wm_down > 0 && coin(rng) < shape.wm_down)
+      t.wm -= std::uniform_int_distribution<std::int64_t>(1, 10 * shape.step + shape.delay + 5)(rng);
+    if (shape.wm_none > 0 && coin(rng) < shape.wm_none) t.wm = no_watermark;
+    out.push_back(t);
+  }
+  return out;
+}
+
+// Owns the columns of one batch; keys or watermarks are left empty (the documented shorthand)
+// when every key is 0 or no tuple carries a watermark.
+template <class V>
+struct BatchColumns {
+  std::vector<StreamKey> keys;
+  std::vector<std::int64_t> timestamps;
+  std::vector<V> values;
+  std::vector<std::int64_t> watermarks;
+
+  BatchColumns(const std::vector<RefTuple<V>>& tuples, std::size_t begin, std::size_t end) {
+    bool any_key = false, any_wm = false;
+    for (std::size_t i = begin; i < end; ++i) {
+      keys.push_back(tuples[i].key);
+      timestamps.push_back(tuples[i].ts);
+      values.push_back(tuples[i].value);
+      watermarks.push_back(tuples[i].wm);
+      any_key |= tuples[i].key != 0;
+      any_wm |= tuples[i].wm != no_watermark;
+    }
+    if (!any_key) keys.clear();
+    if (!any_wm) watermarks.clear();
+  }
+  window::StreamBatch<V> batch() const { return {keys, timestamps, values, watermarks}; }
+};
+
+template <class Out>
+bool same_value(const Out& got, const Out& want, double tolerance) {
+  if constexpr (std::is_floating_point_v<Out>) {
+    if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
+    return std::abs(static_cast<double>(got) - static_cast<double>(want)) <=
+           tolerance * std::max(1.0, std::abs(static_cast<double>(want)));
+  } else {
+    return got == want;
+  }
+}
+
+template <class Out>
+std::string describe(const WindowResult<Out>& r) {
+  std::ostringstream s;
+  s.precision(17);
+  s << "spec " << r.spec << " key " << r.key << " [" << r.start << ", " << r.end << ") = " << r.value;
+  return s.str();
+}
+
+// Both sorted by (spec, key, start).
+template <class Out>
+::testing::AssertionResult same_results(const std::vector<WindowResult<Out>>& got,
+                                        const std::vector<WindowResult<Out>>& want, double tolerance) {
+  const std::size_t n = std::min(got.size(), want.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& g = got[i];
+    const auto& w = want[i];
+    if (g.spec != w.spec || g.key != w.key || g.start != w.start || g.end != w.end)
+      return ::testing::AssertionFailure()
+             << "window #" << i << ": got " << describe(g) << ", want " << describe(w) << " (" << got.size()
+             << " vs " << want.size() << " windows)";
+    if (!same_value(g.value, w.value, tolerance))
+      return ::testing::AssertionFailure()
+             << "window #" << i << ": got " << describe(g) << ", want value " << describe(w);
+  }
+  if (got.size() != want.size())
+    return ::testing::AssertionFailure() << got.size() << " windows, want " << want.size()
+                                         << "; first extra: " << describe(got.size() > n ? got[n] : want[n]);
+  return ::testing::AssertionSuccess();
+}
+
+template <class A>
+double tolerance_of() {
+  return A::name == std::string_view("var") ? 1e-7 : 1e-9;
+}
+
+// Number of full count windows of (W, S) over c tuples.
+inline std::uint64_t full_count_windows(const WindowSpec& s, std::uint64_t c) {
+  const auto w = static_cast<std::uint64_t>(s.length), sl = static_cast<std::uint64_t>(s.slide);
+  return c < w ? 0 : (c - w) / sl + 1;
+}
+
+// Checks the firing time after each push: the windows polled so far are exactly those of the
+// final reference that are complete now.
+template <class Out>
+class FiringCheck {
+ public:
+  FiringCheck(const std::vector<WindowResult<Out>>& final_windows, const StreamWindowOptions& options)
+      : options_(options) {
+    for (const auto& r : final_windows) fire_at_.push_back(r.end + options.lateness);
+    std::sort(fire_at_.begin(), fire_at_.end());
+  }
+
+  // After a push of tuples [begin, end): `newly` holds what that push fired, `polled_total`
+  // counts every window polled so far.
+  template <class V>
+  ::testing::AssertionResult after_push(const std::vector<RefTuple<V>>& tuples, std::size_t begin,
+                                        std::size_t end, std::int64_t operator_wm,
+                                        const std::vector<WindowResult<Out>>& newly,
+                                        std::size_t polled_total) {
+    const bool count = options_.specs.front().type == WindowType::count;
+    for (std::size_t i = begin; i < end; ++i) {
+      const auto& t = tuples[i];
+      if (count) {
+        const std::uint64_t before = per_key_[t.key]++;
+        for (const auto& s : options_.specs)
+          expected_count_ += full_count_windows(s, before + 1) - full_count_windows(s, before);
+      }
+      if (t.wm != no_watermark) wm_ = std::max(wm_, t.wm);
+    }
+    if (operator_wm != wm_)
+      return ::testing::AssertionFailure() << "watermark() = " << operator_wm << ", want " << wm_;
+    for (const auto& r : newly) {
+      const bool complete = count ? r.end <= static_cast<std::int64_t>(per_key_[r.key])
+                                  : wm_ != no_watermark && r.end + options_.lateness <= wm_;
+      if (!complete)
+        return ::testing::AssertionFailure() << "fired early: " << describe(r) << " (watermark " << wm_
+                                             << ", lateness " << options_.lateness << ")";
+    }
+    const std::uint64_t want =
+        count ? expected_count_
+        : wm_ == no_watermark
+            ? 0
+            : static_cast<std::uint64_t>(std::upper_bound(fire_at_.begin(), fire_at_.end(), wm_) -
+                                         fire_at_.begin());
+    if (polled_total != want)
+      return ::testing::AssertionFailure() << polled_total << " windows fired after tuple " << end
+                                           << ", want " << want << " (watermark " << wm_ << ")";
+    return ::testing::AssertionSuccess();
+  }
+
+ private:
+  StreamWindowOptions options_;
+  std::vector<std::int64_t> fire_at_;
+  std::map<StreamKey, std::uint64_t> per_key_;
+  std::uint64_t expected_count_ = 0;
+  std::int64_t wm_ = no_watermark;
+};
+
+// Calls f(A{}) for every built-in aggregate over V.
+template <class V, class F>
+void for_each_aggregate(F&& f) {
+  f(window::SumAggregate<V>{});
+  f(window::CountAggregate<V>{});
+  f(window::MinAggregate<V>{});
+  f(window::MaxAggregate<V>{});
+  f(window::AvgAggregate<V>{});
+  f(window::VarAggregate<V>{});
+}
+
+template <class F>
+void for_each_value_type(F&& f) {
+  f(std::int32_t{});
+  f(std::int64_t{});
+  f(float{});
+  f(double{});
+}
+
+inline std::string describe(const StreamWindowOptions& o) {
+  std::ostringstream s;
+  s << window::to_string(o.specs.front().type) << " specs";
+  for (const auto& spec : o.specs) s << " (W=" << spec.length << ", S=" << spec.slide << ")";
+  s << " L=" << o.lateness << " n_w=" << o.windows_per_tree;
+  return s.str();
+}
+
+inline std::string describe(const StreamShape& sh, const Batching& b) {
+  std::ostringstream s;
+  s << "tuples=" << sh.tuples << " keys=" << sh.keys << (sh.scatter_keys ? " (scattered)" : "")
+    << " start=" << sh.start << " step=" << sh.step << " delay=" << sh.delay << " wm_lag=" << sh.wm_lag
+    << " wm_down=" << sh.wm_down << " wm_none=" << sh.wm_none << " jump=" << sh.jump << " seed=" << sh.seed
+    << " batch=" << b.size << (b.random ? " (random)" : "");
+  return s.str();
+}
+
+inline StreamWindowOptions time_options(std::vector<std::pair<std::int64_t, std::int64_t>> specs,
+                                        std::int64_t lateness = 0, std::int64_t windows_per_tree = 64) {
+  StreamWindowOptions o;
+  for (auto [w, s] : specs) o.specs.push_back({WindowType::time, w, s});
+  o.lateness = lateness;
+  o.windows_per_tree = windows_per_tree;
+  return o;
+}
+
+inline StreamWindowOptions count_options(std::vector<std::pair<std::int64_t, std::int64_t>> specs,
+                                         std::int64_t windows_per_tree = 64) {
+  StreamWindowOptions o = time_options(std::move(specs), 0, windows_per_tree);
+  for (auto& s : o.specs) s.type = WindowType::count;
+  return o;
+}
+
+}  // namespace stream_conformance
+
+template <class Backend>
+class StreamWindowConformance : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (const std::string why = StreamBackendTraits<Backend>::skip_reason(); !why.empty())
+      GTEST_SKIP() << why;
+  }
+
+  template <class A>
+  using Operator = window::StreamWindowOperator<Backend, A>;
+
+  // Runs `tuples` through the backend in batches, polling after each push and checking the
+  // firing time; then finishes and compares everything with the reference.
+  template <class A>
+  void check(const std::vector<window::testing::RefTuple<typename A::Input>>& tuples,
+             const window::StreamWindowOptions& options, const stream_conformance::Batching& batching,
+             std::uint64_t seed = 7) {
+    using namespace stream_conformance;
+    using Out = typename A::Output;
+    SCOPED_TRACE(std::string("aggregate ") + std::string(A::name));
+    ReferenceCounts counts;
+    const auto want = window::testing::reference_windows<A>(tuples, options, &counts);
+
+    Operator<A> op(options, StreamBackendTraits<Backend>::config());
+    FiringCheck<Out> firing(want, options);
+    std::vector<WindowResult<Out>> got, newly;
+    std::mt19937_64 rng(seed);
+    std::uint64_t pushes = 0;
+    for (std::size_t begin = 0; begin < tuples.size() || (tuples.empty() && pushes == 0);) {
+      std::size_t size = batching.size == 0 ? tuples.size() : batching.size;
+      if (batching.random) size = std::uniform_int_distribution<std::size_t>(0, batching.size)(rng);
+      const std::size_t end = std::min(tuples.size(), begin + size);
+      const BatchColumns<typename A::Input> columns(tuples, begin, end);
+      op.push(columns.batch());
+      ++pushes;
+      newly.clear();
+      op.poll(newly);
+      got.insert(got.end(), newly.begin(), newly.end());
+      const auto fired = firing.after_push(tuples, begin, end, op.watermark(), newly, got.size());
+      if (!fired) {
+        ADD_FAILURE() << fired.message();
+        return;
+      }
+      begin = end;
+    }
+    op.finish();
+    op.poll(got);
+    window::testing::sort_results(got);
+    EXPECT_TRUE(same_results(got, want, tolerance_of<A>()));
+    const window::StreamCounters c = op.counters();
+    EXPECT_EQ(c.tuples_in, tuples.size());
+    EXPECT_EQ(c.late_dropped, counts.late);
+    EXPECT_EQ(c.watermarks_ignored, counts.watermarks_ignored);
+    EXPECT_EQ(c.windows_emitted, want.size());
+    EXPECT_EQ(c.batches, pushes);
+  }
+
+  template <class V>
+  void check_all_aggregates(const stream_conformance::StreamShape& shape,
+                            const window::StreamWindowOptions& options,
+                            const stream_conformance::Batching& batching) {
+    SCOPED_TRACE(stream_conformance::describe(options) + "; " +
+                 stream_conformance::describe(shape, batching));
+    const auto tuples = stream_conformance::make_stream<V>(shape);
+    stream_conformance::for_each_aggregate<V>(
+        [&](auto a) { this->template check<decltype(a)>(tuples, options, batching); });
+  }
+
+  template <class A>
+  void check_one(const stream_conformance::StreamShape& shape, const window::StreamWindowOptions& options,
+                 const stream_conformance::Batching& batching) {
+    SCOPED_TRACE(stream_conformance::describe(options) + "; " +
+                 stream_conformance::describe(shape, batching));
+    this->template check<A>(stream_conformance::make_stream<typename A::Input>(shape), options, batching);
+  }
+};
+
+TYPED_TEST_SUITE_P(StreamWindowConformance);
+
+// A stream small enough to follow by hand: W = 4, S = 2, L = 0.
+TYPED_TEST_P(StreamWindowConformance, HandWorkedExample) {
+  using A = window::SumAggregate<std::int64_t>;
+  window::StreamWindowOperator<TypeParam, A> op(stream_conformance::time_options({{4, 2}}),
+                                                StreamBackendTraits<TypeParam>::config());
+  const std::vector<std::int64_t> ts = {1, 3, 5, 0, 9}, values = {1, 2, 4, 100, 8}, wms = {0, 0, 6, 6, 6};
+  const std::vector<std::int64_t> ts0(ts.begin(), ts.begin() + 3), v0(values.begin(), values.begin() + 3),
+      w0(wms.begin(), wms.begin() + 3);
+  op.push({{}, ts0, v0, w0});
+  std::vector<window::WindowResult<std::int64_t>> out;
+  op.poll(out);
+  window::testing::sort_results(out);
+  // Watermark 6: [0,4) and [2,6) are complete; [4,8) is not.
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0], (window::WindowResult<std::int64_t>{0, 0, 0, 4, 3}));
+  EXPECT_EQ(out[1], (window::WindowResult<std::int64_t>{0, 0, 2, 6, 6}));
+  // ts 0 arrives at watermark 6: late, dropped. ts 9 opens [6,10) and [8,12).
+  const std::vector<std::int64_t> ts1(ts.begin() + 3, ts.end()), v1(values.begin() + 3, values.end()),
+      w1(wms.begin() + 3, wms.end());
+  op.push({{}, ts1, v1, w1});
+  out.clear();
+  EXPECT_EQ(op.poll(out), 0u);
+  op.finish();
+  op.poll(out);
+  window::testing::sort_results(out);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0], (window::WindowResult<std::int64_t>{0, 0, 4, 8, 4}));
+  EXPECT_EQ(out[1], (window::WindowResult<std::int64_t>{0, 0, 6, 10, 8}));
+  EXPECT_EQ(out[2], (window::WindowResult<std::int64_t>{0, 0, 8, 12, 8}));
+  EXPECT_EQ(op.counters().late_dropped, 1u);
+  EXPECT_EQ(op.counters().windows_emitted, 5u);
+  EXPECT_EQ(op.watermark(), 6);
+}
+
+// W a multiple of S, not a multiple, S > W (gaps), S == W (tumbling), W == S == 1, with and
+// without disorder, trees of 1, 3 and 64 windows.
+TYPED_TEST_P(StreamWindowConformance, TimeWindowShapes) {
+  using namespace stream_conformance;
+  const std::vector<std::pair<std::int64_t, std::int64_t>> shapes = {{12, 4}, {10, 4}, {3, 7}, {5, 5},
+                                                                     {1, 1},  {7, 1},  {4, 6}, {30, 12}};
+  std::uint64_t seed = 1;
+  for (auto spec : shapes)
+    for (std::int64_t delay : {0, 40})
+      for (std::int64_t nw : {1, 3, 64}) {
+        StreamShape shape;
+        shape.tuples = 700;
+        shape.delay = delay;
+        shape.seed = seed++;
+        this->template check_one<window::SumAggregate<std::int64_t>>(shape, time_options({spec}, 0, nw),
+                                                                     {64, true});
+        if (nw == 3)
+          this->template check_all_aggregates<std::int64_t>(shape, time_options({spec}, 0, nw), {50, false});
+      }
+}
+
+// Panes of hundreds of time units over a dense, nearly ordered stream: long runs of tuples
+// that share a pane (a backend may add such runs at once), broken by late tuples, a watermark
+// that reaches the tuples' own timestamps, and lateness.
+TYPED_TEST_P(StreamWindowConformance, LongPanes) {
+  using namespace stream_conformance;
+  std::uint64_t seed = 50;
+  for (auto spec : std::vector<std::pair<std::int64_t, std::int64_t>>{{600, 200}, {512, 512}})
+    for (std::int64_t delay : {0, 4})
+      for (std::int64_t lag : {-1, 0, 2})
+        for (std::int64_t lateness : {0, 3}) {
+          StreamShape shape;
+          shape.tuples = 3000;
+          shape.delay = delay;
+          shape.wm_lag = lag;
+          shape.seed = seed++;
+          const auto options = time_options({spec}, lateness, 2);
+          this->template check_one<window::SumAggregate<std::int64_t>>(shape, options, {1000, true});
+          this->template check_one<window::AvgAggregate<float>>(shape, options, {3000, false});
+          this->template check_one<window::MinAggregate<double>>(shape, options, {77, false});
+        }
+}
+
+// Every built-in aggregate over every value type, with keys, late tuples and lateness.
+TYPED_TEST_P(StreamWindowConformance, EveryAggregateEveryValueType) {
+  using namespace stream_conformance;
+  StreamShape shape;
+  shape.tuples = 1200;
+  shape.keys = 5;
+  shape.step = 2;
+  shape.delay = 30;
+  shape.wm_lag = 10;
+  for_each_value_type([&](auto v) {
+    using V = decltype(v);
+    this->template check_all_aggregates<V>(shape, time_options({{10, 4}}, 5), {100, true});
+    this->template check_all_aggregates<V>(shape, count_options({{6, 4}}), {100, true});
+  });
+}
+
+// 10 000 keys, consecutive and scattered over uint32 (the hash path of a key index).
+TYPED_TEST_P(StreamWindowConformance, TenThousandKeys) {
+  using namespace stream_conformance;
+  StreamShape shape;
+  shape.tuples = 40000;
+  shape.keys = 10000;
+  shape.step = 1;
+  shape.delay = 25;
+  shape.wm_lag = 20;
+  for (bool scatter : {false, true}) {
+    shape.scatter_keys = scatter;
+    shape.seed = scatter ? 11 : 12;
+    this->template check_one<window::SumAggregate<std::int64_t>>(shape, time_options({{6, 2}}, 2),
+                                                                 {4096, false});
+    this->template check_one<window::MaxAggregate<std::int32_t>>(shape, time_options({{6, 2}, {3, 5}}),
+                                                                 {20000, false});
+    this->template check_one<window::VarAggregate<double>>(shape, count_options({{3, 2}}), {999, true});
+  }
+}
+
+// Zero delay, small and very large delays (the whole stream out of order), with late tuples
+// (watermark lag below the delay) and lateness 0, small and large.
+TYPED_TEST_P(StreamWindowConformance, DelaysLatenessAndLateTuples) {
+  using namespace stream_conformance;
+  std::uint64_t seed = 100;
+  for (std::int64_t delay : {0, 5, 1000, 1'000'000})
+    for (std::int64_t lag_div : {1, 3, 1000})
+      for (std::int64_t lateness : {0, 3, 100}) {
+        StreamShape shape;
+        shape.tuples = 900;
+        shape.keys = 3;
+        shape.step = delay == 1'000'000 ? 1000 : 2;
+        shape.delay = delay;
+        shape.wm_lag = delay / lag_div;
+        shape.seed = seed++;
+        const auto options = time_options({{8, 2}}, lateness, 4);
+        this->template check_one<window::SumAggregate<std::int32_t>>(shape, options, {128, true});
+        this->template check_one<window::MinAggregate<float>>(shape, options, {900, false});
+      }
+}
+
+// Event time that jumps by 10^12 now and then, starts beyond 2^40, or both: no pane or window
+// may be materialised over a gap.
+TYPED_TEST_P(StreamWindowConformance, SparseAndLargeTimestamps) {
+  using namespace stream_conformance;
+  std::uint64_t seed = 200;
+  for (std::int64_t start : {std::int64_t{0}, (std::int64_t{1} << 45) + 12345})
+    for (double jump : {0.0, 0.01, 0.3}) {
+      StreamShape shape;
+      shape.tuples = 800;
+      shape.keys = 3;
+      shape.start = start;
+      shape.step = 3;
+      shape.delay = 20;
+      shape.jump = jump;
+      shape.seed = seed++;
+      this->template check_one<window::SumAggregate<std::int64_t>>(
+          shape, time_options({{12, 4}, {5, 9}}, 2, 3), {37, true});
+      this->template check_one<window::CountAggregate<double>>(shape, time_options({{100, 10}}, 0, 2),
+                                                               {800, false});
+    }
+  // Two tuples 10^12 apart in one batch, the first still pending when the second arrives.
+  using A = window::SumAggregate<std::int64_t>;
+  const std::vector<window::testing::RefTuple<std::int64_t>> two = {
+      {0, 5, 1, 0}, {0, 1'000'000'000'000, 2, 0}, {0, 7, 4, 1'000'000'000'000}, {0, 1'000'000'000'003, 8, 2}};
+  for (std::size_t b : {1u, 2u, 4u}) this->template check<A>(two, time_options({{10, 5}}), {b, false});
+}
+
+TYPED_TEST_P(StreamWindowConformance, EmptyStreamAndSingleTuple) {
+  using namespace stream_conformance;
+  using A = window::SumAggregate<std::int64_t>;
+  // Nothing pushed at all.
+  {
+    window::StreamWindowOperator<TypeParam, A> op(time_options({{4, 2}}),
+                                                  StreamBackendTraits<TypeParam>::config());
+    op.finish();
+    std::vector<window::WindowResult<std::int64_t>> out;
+    EXPECT_EQ(op.poll(out), 0u);
+    EXPECT_EQ(op.watermark(), no_watermark);
+    EXPECT_EQ(op.counters().tuples_in, 0u);
+  }
+  const std::vector<window::testing::RefTuple<std::int64_t>> none;
+  for (const auto& options : {time_options({{4, 2}}), count_options({{1, 1}})})
+    this->template check<A>(none, options, {0, false});  // one empty batch
+  for (std::int64_t wm : {no_watermark, std::int64_t{0}, std::int64_t{100}}) {
+    const std::vector<window::testing::RefTuple<std::int64_t>> one = {{42, 9, 5, wm}};
+    for (const auto& options : {time_options({{4, 2}}), time_options({{4, 2}}, 200), time_options({{3, 7}}),
+                                count_options({{1, 1}}), count_options({{2, 1}})})
+      this->template check<A>(one, options, {0, false});
+  }
+}
+
+// Count windows: timestamps ignored (but disordered), per-key positions, only full windows.
+TYPED_TEST_P(StreamWindowConformance, CountWindows) {
+  using namespace stream_conformance;
+  std::uint64_t seed = 300;
+  for (auto spec :
+       std::vector<std::pair<std::int64_t, std::int64_t>>{{4, 2}, {5, 3}, {3, 5}, {4, 4}, {1, 1}, {64, 1}})
+    for (std::uint32_t keys : {1u, 7u, 500u}) {
+      StreamShape shape;
+      shape.tuples = 1500;
+      shape.keys = keys;
+      shape.delay = 50;
+      shape.wm_down = 0.1;
+      shape.seed = seed++;
+      this->template check_one<window::SumAggregate<std::int32_t>>(shape, count_options({spec}, 3),
+                                                                   {100, true});
+      if (keys == 7) this->template check_all_aggregates<float>(shape, count_options({spec}), {1500, false});
+    }
+}
+
+// Several specifications over one stream share one pane stage (pane = gcd of all).
+TYPED_TEST_P(StreamWindowConformance, SeveralSpecsAtOnce) {
+  using namespace stream_conformance;
+  StreamShape shape;
+  shape.tuples = 2000;
+  shape.keys = 4;
+  shape.step = 2;
+  shape.delay = 60;
+  shape.wm_lag = 40;
+  shape.seed = 400;
+  this->template check_all_aggregates<std::int64_t>(
+      shape, time_options({{10, 4}, {6, 6}, {3, 7}, {100, 25}}, 4, 5), {150, true});
+  this->template check_all_aggregates<double>(shape, count_options({{4, 2}, {6, 3}, {2, 5}}, 2), {150, true});
+}
+
+// One tuple per batch up to the whole stream in one, and random sizes with empty batches.
+TYPED_TEST_P(StreamWindowConformance, BatchSizes) {
+  using namespace stream_conformance;
+  StreamShape shape;
+  shape.tuples = 600;
+  shape.keys = 3;
+  shape.delay = 20;
+  shape.wm_lag = 15;
+  shape.seed = 500;
+  for (Batching b : {Batching{1, false}, Batching{2, false}, Batching{17, false}, Batching{500, false},
+                     Batching{0, false}, Batching{5, true}}) {
+    this->template check_one<window::SumAggregate<std::int64_t>>(shape, time_options({{8, 2}}, 1), b);
+    this->template check_one<window::AvgAggregate<float>>(shape, time_options({{8, 2}}, 1), b);
+    this->template check_one<window::CountAggregate<std::int32_t>>(shape, count_options({{8, 2}}), b);
+  }
+}
+
+// Watermarks that go down are ignored and counted; tuples without a watermark
+// (no_watermark) change nothing.
+TYPED_TEST_P(StreamWindowConformance, WatermarksThatGoDown) {
+  using namespace stream_conformance;
+  StreamShape shape;
+  shape.tuples = 1500;
+  shape.keys = 2;
+  shape.step = 2;
+  shape.delay = 30;
+  shape.wm_lag = 10;
+  shape.wm_down = 0.25;
+  shape.wm_none = 0.1;
+  shape.seed = 600;
+  this->template check_one<window::SumAggregate<std::int64_t>>(shape, time_options({{10, 5}}, 2), {40, true});
+  this->template check_one<window::MaxAggregate<double>>(shape, time_options({{10, 5}}), {1, false});
+  this->template check_one<window::SumAggregate<std::int64_t>>(shape, count_options({{10, 5}}), {40, true});
+  shape.wm_none = 1.0;  // no watermark at all: everything fires at finish
+  this->template check_one<window::SumAggregate<std::int64_t>>(shape, time_options({{10, 5}}), {40, true});
+}
+
+// A negative timestamp is an error naming the tuple; the operator is unchanged and goes on.
+TYPED_TEST_P(StreamWindowConformance, NegativeTimestampIsRejected) {
+  using namespace stream_conformance;
+  using A = window::SumAggregate<std::int64_t>;
+  for (const auto& options : {time_options({{6, 3}}, 1), count_options({{6, 3}})}) {
+    SCOPED_TRACE(describe(options));
+    StreamShape shape;
+    shape.tuples = 400;
+    shape.keys = 3;
+    shape.delay = 10;
+    shape.seed = 700;
+    const auto tuples = make_stream<std::int64_t>(shape);
+    std::vector<RefTuple<std::int64_t>> want_tuples(tuples.begin(), tuples.begin() + 200);
+    want_tuples.insert(want_tuples.end(), tuples.begin() + 300, tuples.end());  // without the rejected batch
+    const auto want = window::testing::reference_windows<A>(want_tuples, options);
+
+    window::StreamWindowOperator<TypeParam, A> op(options, StreamBackendTraits<TypeParam>::config());
+    std::vector<window::WindowResult<std::int64_t>> got;
+    op.push(BatchColumns<std::int64_t>(tuples, 0, 200).batch());
+    op.poll(got);
+    const auto before = op.counters();
+    const auto wm_before = op.watermark();
+    BatchColumns<std::int64_t> bad(tuples, 200, 300);
+    bad.timestamps[37] = -1;
+    try {
+      op.push(bad.batch());
+      ADD_FAILURE() << "a negative timestamp was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::bad_input) << e.what();
+      EXPECT_NE(std::string(e.what()).find("37"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(op.watermark(), wm_before);
+    EXPECT_EQ(op.counters().tuples_in, before.tuples_in);
+    EXPECT_EQ(op.counters().late_dropped, before.late_dropped);
+    EXPECT_EQ(op.counters().watermarks_ignored, before.watermarks_ignored);
+    EXPECT_EQ(op.poll(got), 0u);
+    op.push(BatchColumns<std::int64_t>(tuples, 300, 400).batch());
+    op.finish();
+    op.poll(got);
+    window::testing::sort_results(got);
+    EXPECT_TRUE(same_results(got, want, 0));
+  }
+}
+
+// Columns of different lengths are an error; the operator is unchanged.
+TYPED_TEST_P(StreamWindowConformance, MismatchedColumnsAreRejected) {
+  using namespace stream_conformance;
+  using A = window::SumAggregate<std::int64_t>;
+  window::StreamWindowOperator<TypeParam, A> op(time_options({{4, 2}}),
+                                                StreamBackendTraits<TypeParam>::config());
+  const std::vector<window::StreamKey> keys = {1, 2};
+  const std::vector<std::int64_t> ts = {1, 2, 3}, values = {1, 2, 3}, wms = {1, 2};
+  for (const window::StreamBatch<std::int64_t>& bad :
+       {window::StreamBatch<std::int64_t>{keys, ts, values, {}},
+        window::StreamBatch<std::int64_t>{{}, ts, values, wms},
+        window::StreamBatch<std::int64_t>{{}, std::span(ts).first(2), values, {}}}) {
+    EXPECT_THROW(op.push(bad), Error);
+    EXPECT_EQ(op.counters().tuples_in, 0u);
+    EXPECT_EQ(op.watermark(), no_watermark);
+  }
+  op.push({{}, ts, values, {}});
+  op.finish();
+  std::vector<window::WindowResult<std::int64_t>> out;
+  op.poll(out);
+  window::testing::sort_results(out);
+  ASSERT_EQ(out.size(), 2u);  // [0,4) = 6, [2,6) = 5; [-2, 2) does not exist (aligned to 0)
+  EXPECT_EQ(out[0].value, 6);
+  EXPECT_EQ(out[1].value, 5);
+}
+
+TYPED_TEST_P(StreamWindowConformance, PushAfterFinishIsRejected) {
+  using namespace stream_conformance;
+  using A = window::SumAggregate<std::int64_t>;
+  window::StreamWindowOperator<TypeParam, A> op(time_options({{4, 2}}),
+                                                StreamBackendTraits<TypeParam>::config());
+  const std::vector<std::int64_t> ts = {1}, values = {5};
+  op.push({{}, ts, values, {}});
+  op.finish();
+  op.finish();  // harmless
+  try {
+    op.push({{}, ts, values, {}});
+    ADD_FAILURE() << "push after finish was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::unsupported);
+  }
+  std::vector<window::WindowResult<std::int64_t>> out;
+  EXPECT_EQ(op.poll(out), 1u);  // [0,4) only: [-2,2) is not a window
+  EXPECT_EQ(op.counters().tuples_in, 1u);
+}
+
+REGISTER_TYPED_TEST_SUITE_P(StreamWindowConformance, HandWorkedExample, TimeWindowShapes, LongPanes,
+                            EveryAggregateEveryValueType, TenThousandKeys, DelaysLatenessAndLateTuples,
+                            SparseAndLargeTimestamps, EmptyStreamAndSingleTuple, CountWindows,
+                            SeveralSpecsAtOnce, BatchSizes, WatermarksThatGoDown, NegativeTimestampIsRejected,
+                            MismatchedColumnsAreRejected, PushAfterFinishIsRejected);
+
+}  // namespace sextant::testing
+
+// Instantiates the whole suite for `Backend` (a fully qualified type) under `Prefix`.
+#define INSTANTIATE_STREAM_WINDOW_CONFORMANCE(Prefix, Backend)                                \
+  namespace sextant::testing {                                                                \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, StreamWindowConformance, ::testing::Types<Backend>); \
+  }                                                                                           \
+  static_assert(true, "")

@@ -1,0 +1,193 @@
+// Stream windows on the CPU: the shared conformance body for the CPU specialisation (one pane
+// shard, and several shards forced on small batches so that the per-thread partials and their
+// merge are exercised), plus the CPU's own pieces: the pane divider, the key index, a
+// user-defined aggregate (the generic, non-built-in path) and rings that grow, overflow and
+// shrink.
+#include "cpu/window/stream_window_cpu.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <tuple>
+
+#include "cpu/window/stream_divider.hpp"
+#include "cpu/window/stream_key_index.hpp"
+#include "tests/window/stream_window_conformance.hpp"
+
+namespace sextant::testing {
+
+// The same backend, with every batch of 256 tuples or more cut into 2 per-thread slices.
+struct CpuShardedStreamBackend : window::CpuStreamBackend {};
+
+template <>
+struct StreamBackendTraits<CpuShardedStreamBackend> {
+  static window::CpuStreamConfig config() { return {2, 128}; }
+  static std::string skip_reason() { return {}; }
+};
+
+}  // namespace sextant::testing
+
+INSTANTIATE_STREAM_WINDOW_CONFORMANCE(Cpu, sextant::window::CpuStreamBackend);
+INSTANTIATE_STREAM_WINDOW_CONFORMANCE(CpuShards, sextant::testing::CpuShardedStreamBackend);
+
+namespace sextant::testing {
+namespace {
+
+using namespace stream_conformance;
+
+TEST(CpuStreamWindow, PaneDividerMatchesDivision) {
+  std::mt19937_64 rng(1);
+  std::vector<std::int64_t> divisors = {1,
+                                        2,
+                                        3,
+                                        5,
+                                        7,
+                                        10,
+                                        64,
+                                        100,
+                                        1000,
+                                        1 << 20,
+                                        999'999'937,
+                                        (std::int64_t{1} << 40) - 1,
+                                        std::int64_t{1} << 40};
+  for (int i = 0; i < 200; ++i)
+    divisors.push_back(std::uniform_int_distribution<std::int64_t>(1, std::int64_t{1} << 40)(rng));
+  const std::int64_t max = std::numeric_limits<std::int64_t>::max();
+  for (const std::int64_t d : divisors) {
+    const window::detail::PaneDivider div(d);
+    std::vector<std::int64_t> ns = {0,   1,       d - 1,   d,           d + 1,          2 * d - 1,
+                                    max, max - 1, max - d, max / d * d, max / d * d - 1};
+    for (int i = 0; i < 500; ++i) ns.push_back(std::uniform_int_distribution<std::int64_t>(0, max)(rng));
+    for (const std::int64_t n : ns)
+      if (n >= 0) {
+        ASSERT_EQ(div(n), n / d) << n << " / " << d;
+      }
+  }
+}
+
+TEST(CpuStreamWindow, KeyIndexGivesDenseIdsToArbitraryKeys) {
+  window::detail::KeyIndex index;
+  std::mt19937_64 rng(2);
+  std::vector<window::StreamKey> keys;
+  for (std::uint32_t k = 0; k < 3000; ++k) keys.push_back(k);                         // direct table
+  for (int i = 0; i < 20000; ++i) keys.push_back(static_cast<std::uint32_t>(rng()));  // hashed
+  keys.push_back(std::numeric_limits<std::uint32_t>::max());
+  keys.push_back(5'000'000);
+  std::map<window::StreamKey, std::uint32_t> want;
+  for (const auto k : keys) {
+    const std::uint32_t found = index.find(k);
+    if (const auto it = want.find(k); it != want.end()) {
+      ASSERT_EQ(found, it->second);
+      continue;
+    }
+    ASSERT_EQ(found, window::detail::KeyIndex::absent) << k;
+    const std::uint32_t id = index.insert(k);
+    ASSERT_EQ(id, want.size());
+    want[k] = id;
+  }
+  for (const auto& [k, id] : want) ASSERT_EQ(index.find(k), id) << k;
+  EXPECT_EQ(index.size(), want.size());
+}
+
+// A user-defined aggregate (not one of the built-ins): takes the generic kernel path.
+struct BitOrAggregate {
+  static constexpr std::string_view name = "bit-or";
+  using Input = std::int64_t;
+  using Acc = std::uint64_t;
+  using Output = std::uint64_t;
+  static Acc identity() noexcept { return 0; }
+  static Acc lift(Input x) noexcept { return std::uint64_t{1} << (static_cast<std::uint64_t>(x) & 63); }
+  static Acc combine(Acc a, Acc b) noexcept { return a | b; }
+  static Output lower(Acc a) noexcept { return a; }
+};
+static_assert(window::StreamBackend<window::CpuStreamBackend, BitOrAggregate>);
+
+class CpuStreamWindowTest : public StreamWindowConformance<window::CpuStreamBackend> {};
+
+TEST_F(CpuStreamWindowTest, UserDefinedAggregate) {
+  StreamShape shape;
+  shape.tuples = 2000;
+  shape.keys = 9;
+  shape.delay = 30;
+  shape.wm_lag = 20;
+  check_one<BitOrAggregate>(shape, time_options({{10, 3}, {4, 4}}, 2), {100, true});
+  check_one<BitOrAggregate>(shape, count_options({{5, 2}}), {100, true});
+}
+
+// Sums of time windows straight from the definition: each accepted tuple is added to every
+// window that contains it (O(tuples x W/S), where the shared reference is O(windows x tuples)).
+std::vector<window::WindowResult<std::int64_t>> sum_by_definition(
+    const std::vector<window::testing::RefTuple<std::int64_t>>& tuples, const window::StreamWindowOptions& o,
+    std::uint64_t& late) {
+  std::map<std::tuple<std::uint32_t, window::StreamKey, std::int64_t>, std::int64_t> sums;
+  std::int64_t wm = no_watermark;
+  late = 0;
+  for (const auto& t : tuples) {
+    if (wm != no_watermark && t.ts + o.lateness < wm) {
+      ++late;
+    } else {
+      for (std::uint32_t spec = 0; spec < o.specs.size(); ++spec) {
+        const std::int64_t w = o.specs[spec].length, s = o.specs[spec].slide;
+        for (std::int64_t k = t.ts / s; k >= 0 && k * s + w > t.ts; --k) {
+          auto& sum = sums[{spec, t.key, k * s}];
+          sum = static_cast<std::int64_t>(static_cast<std::uint64_t>(sum) +
+                                          static_cast<std::uint64_t>(t.value));
+        }
+      }
+    }
+    if (t.wm != no_watermark) wm = std::max(wm, t.wm);
+  }
+  std::vector<window::WindowResult<std::int64_t>> out;
+  for (const auto& [id, sum] : sums) {
+    const auto [spec, key, start] = id;
+    out.push_back({spec, key, start, start + o.specs[spec].length, sum});
+  }
+  return out;
+}
+
+// Rings that must grow (a large in-order batch over many panes, large disorder), overflow
+// (panes 10^12 apart while others are pending) and shrink again (small batches after a large
+// one), on one shard and on two.
+TEST(CpuStreamWindow, RingsGrowOverflowAndShrink) {
+  using A = window::SumAggregate<std::int64_t>;
+  StreamShape big;
+  big.tuples = 60000;
+  big.keys = 2;
+  big.delay = 5000;
+  big.wm_lag = 4000;
+  big.seed = 9;
+  auto tuples = make_stream<std::int64_t>(big);
+  StreamShape tail = big;  // then a sparse tail: jumps of 10^12 with earlier panes pending
+  tail.tuples = 3000;
+  tail.start = tuples.back().ts + 10;
+  tail.delay = 50;
+  tail.wm_lag = 60;
+  tail.jump = 0.02;
+  tail.seed = 10;
+  for (const auto& t : make_stream<std::int64_t>(tail)) tuples.push_back(t);
+  for (const auto& options : {time_options({{6, 3}}, 0, 2), time_options({{1, 1}, {40, 8}}, 7)}) {
+    std::uint64_t late = 0;
+    const auto want = sum_by_definition(tuples, options, late);
+    for (const window::CpuStreamConfig config :
+         {window::CpuStreamConfig{1}, window::CpuStreamConfig{2, 1000}})
+      for (const std::size_t batch : {std::size_t{0}, std::size_t{30000}, std::size_t{7}}) {
+        SCOPED_TRACE(describe(options) + " batch " + std::to_string(batch) + " threads " +
+                     std::to_string(config.threads));
+        window::StreamWindowOperator<window::CpuStreamBackend, A> op(options, config);
+        for (std::size_t b = 0; b < tuples.size(); b += batch == 0 ? tuples.size() : batch)
+          op.push(BatchColumns<std::int64_t>(
+                      tuples, b, std::min(tuples.size(), b + (batch == 0 ? tuples.size() : batch)))
+                      .batch());
+        op.finish();
+        std::vector<window::WindowResult<std::int64_t>> got;
+        op.poll(got);
+        window::testing::sort_results(got);
+        EXPECT_TRUE(same_results(got, want, 0));
+        EXPECT_EQ(op.counters().late_dropped, late);
+      }
+  }
+}
+
+}  // namespace
+}  // namespace sextant::testing

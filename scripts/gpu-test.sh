@@ -31,7 +31,7 @@ SEXTANT_NO_INSTALL=1 "$root/scripts/setup.sh" || exit 1
 step configure cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON
 step build cmake --build "$build" -j "$(nproc)"
 [ $status = 0 ] || exit 1
-step tests ctest --test-dir "$build" --output-on-failure -j "$(( $(nproc) / 2 ))" --timeout 900
+step tests ctest --test-dir "$build" --output-on-failure -j "$(( $(nproc) / 2 ))" --timeout 900 -LE gpu
 step gpu-tests ctest --test-dir "$build" --output-on-failure -L gpu --timeout 900
 "$build/apps/sextant" info | tee "$logs/info.txt"
 

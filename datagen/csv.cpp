@@ -14,19 +14,13 @@
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "datagen/text.hpp"
 
 namespace sextant::datagen {
 namespace {
 
-bool is_blank(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\r';
-}
-
-std::string_view trim(std::string_view s) noexcept {
-  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
-  return s;
-}
+using detail::is_blank;
+using detail::trim;
 
 // A line without its end-of-line and surrounding blanks, one trailing comma dropped.
 std::string_view line_cells(std::string_view line) noexcept {

@@ -14,19 +14,13 @@
 #include <type_traits>
 
 #include "core/error.hpp"
+#include "datagen/text.hpp"
 
 namespace sextant::datagen {
 namespace {
 
-bool is_blank(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\r';
-}
-
-std::string_view trim(std::string_view s) noexcept {
-  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
-  return s;
-}
+using detail::is_blank;
+using detail::trim;
 
 std::string quoted(std::string_view cell) {
   constexpr std::size_t max_shown = 40;

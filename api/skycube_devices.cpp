@@ -16,6 +16,7 @@
 #include "cpu/skycube/cuboid_cpu.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
 #include "cpu/skycube/mdmc_cpu.hpp"
+#include "cpu/skycube/quad_tree_cpu.hpp"
 #include "scheduler/team.hpp"
 #include "templates/skycube/mdmc_devices.hpp"
 #include "templates/skycube/sdsc.hpp"
@@ -24,7 +25,9 @@
 #include <mutex>
 
 #include "gpu/skycube/cuboid_gpu.hpp"
+#include "gpu/skycube/extended_skyline_gpu.hpp"
 #include "gpu/skycube/mdmc_gpu.hpp"
+#include "gpu/skycube/quad_tree_gpu.hpp"
 #endif
 
 namespace sextant::skycube {
@@ -168,10 +171,11 @@ scheduler::SchedulerOptions scheduler_options(TemplateKind kind, const DevicePla
   o.faults = options.faults;
   switch (kind) {
     case TemplateKind::stsc:
-      if (names_gpu(plan.devices))
-        throw Error::unsupported(
-            "STSC runs single-threaded cuboids on CPU cores only; name CPU devices (all, cpu or numaN) or "
-            "use the mdmc template for GPUs");
+      for (const DeviceId& d : plan.devices.devices)
+        if (d.kind == DeviceKind::gpu)
+          throw Error::unsupported("the stsc template cannot run on " + to_string(d) +
+                                   ": it runs single-threaded cuboids on CPU cores only; name CPU devices "
+                                   "(all, cpu or numaN) or use the mdmc template for GPUs");
       o.layout.devices = without_gpus(plan.devices);
       break;
     case TemplateKind::sdsc:
@@ -195,20 +199,20 @@ scheduler::SchedulerOptions scheduler_options(TemplateKind kind, const DevicePla
   return o;
 }
 
-SkycubeResult compute_on_devices(const Dataset& data, TemplateKind kind, int max_level, int threads,
-                                 const DeviceOptions& options) {
-  const DevicePlan plan = plan_devices(options);
-  Scheduler s(plan.machine, scheduler_options(kind, plan, threads, options));
-  cpu::ExtendedSkylineCpu extended{host_threads(s)};
+namespace {
+
+// The run on the scheduler's workers, with the serial phases (extended skyline, quad tree) on the
+// hooks the caller chose: a GPU's when the run has one, the host's cores otherwise.
+template <class Extended, class Tree>
+SkycubeResult run_scheduled(const Dataset& data, TemplateKind kind, int max_level, Scheduler& s,
+                            Extended& extended, Tree& tree) {
   api::SchedulerOmpTeam host(s);  // the lattice's bookkeeping between levels, on the same workers
-  SkycubeResult result;
   switch (kind) {
     case TemplateKind::stsc: {
       scheduler::SchedulerTeam team(s, scheduler::TeamMode::cpu_only,
                                     scheduler::FailureMode::retry_elsewhere);
       std::vector<cpu::SequentialCuboidCpu> hooks(static_cast<std::size_t>(team.workers()));
-      result = stsc(data, max_level, extended, std::span<cpu::SequentialCuboidCpu>(hooks), team, host);
-      break;
+      return stsc(data, max_level, extended, std::span<cpu::SequentialCuboidCpu>(hooks), team, host);
     }
     case TemplateKind::sdsc: {
       scheduler::SchedulerTeam team(s, scheduler::TeamMode::all_workers,
@@ -218,20 +222,50 @@ SkycubeResult compute_on_devices(const Dataset& data, TemplateKind kind, int max
         hook.threads = s.workers()[static_cast<std::size_t>(worker)].threads();  // the group's cores
         return hook;
       };
-      result = sdsc_on_devices(data, max_level, extended, cpu_hooks, sdsc_gpu_hooks(s, data), team, host);
-      break;
+      return sdsc_on_devices(data, max_level, extended, cpu_hooks, sdsc_gpu_hooks(s, data), team, host);
     }
     case TemplateKind::mdmc: {
       scheduler::SchedulerTeam team(s, scheduler::TeamMode::all_workers,
                                     scheduler::FailureMode::retry_elsewhere);
       team.range_policy = MdmcChunking::policy();
-      result = mdmc_on_devices(
-          data, max_level, extended, [](int) { return MdmcCpu{}; }, mdmc_gpu_hooks(s), team);
-      break;
+      return mdmc_on_devices(
+          data, max_level, extended, tree, [](int) { return MdmcCpu{}; }, mdmc_gpu_hooks(s), team);
     }
     case TemplateKind::reference:
     case TemplateKind::automatic:
-      throw Error::internal("compute_on_devices: not a scheduled template");
+      break;
+  }
+  throw Error::internal("compute_on_devices: not a scheduled template");
+}
+
+// The first GPU among the run's workers, or -1.
+int first_gpu(const Scheduler& s) {
+  for (const scheduler::WorkerInfo& w : s.workers())
+    if (w.kind == DeviceKind::gpu) return w.gpu_ordinal;
+  return -1;
+}
+
+}  // namespace
+
+SkycubeResult compute_on_devices(const Dataset& data, TemplateKind kind, int max_level, int threads,
+                                 const DeviceOptions& options) {
+  const DevicePlan plan = plan_devices(options);
+  Scheduler s(plan.machine, scheduler_options(kind, plan, threads, options));
+  SkycubeResult result;
+  [[maybe_unused]] const int gpu = first_gpu(s);
+#if SEXTANT_HAS_CUDA
+  if (gpu >= 0) {
+    gpu::ExtendedSkylineGpu extended(gpu);
+    gpu::QuadTreeGpu tree(gpu);
+    result = run_scheduled(data, kind, max_level, s, extended, tree);
+    extended.times().add_to(result.device_times, "extended skyline");
+    if (kind == TemplateKind::mdmc) tree.times().add_to(result.device_times, "quad tree");
+  }
+#endif
+  if (gpu < 0) {
+    cpu::ExtendedSkylineCpu extended{host_threads(s)};
+    cpu::QuadTreeCpu tree{host_threads(s)};
+    result = run_scheduled(data, kind, max_level, s, extended, tree);
   }
   result.statistics = std::make_shared<const scheduler::Statistics>(s.statistics());
   return result;

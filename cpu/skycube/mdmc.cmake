@@ -2,6 +2,7 @@
 # Paths relative to cpu/. The public entry uses the extended skyline hook of lattice.cmake.
 target_sources(sextant_cpu PRIVATE
   skycube/mdmc_cpu.cpp
+  skycube/quad_tree_cpu.cpp
   skycube/mdmc_cpu_scalar.cpp
   skycube/mdmc_cpu_avx2.cpp
   skycube/mdmc_skycube_cpu.cpp)

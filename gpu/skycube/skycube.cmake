@@ -5,6 +5,7 @@ target_sources(sextant_gpu PRIVATE
   skycube/cuboid_gpu.cu
   skycube/extended_skyline_gpu.cu
   skycube/mdmc_gpu.cu
+  skycube/quad_tree_gpu.cu
   skycube/mdmc_skycube_gpu.cu
   skycube/lattice_skycube_gpu.cpp)
 # The entries use the CPU's OpenMP team for the template's bookkeeping (cpu/skycube/omp_team.hpp).

@@ -14,6 +14,7 @@
 #include "core/device.hpp"
 #include "core/subspace.hpp"
 #include "templates/skycube/hash_cube.hpp"
+#include "templates/skycube/quad_tree.hpp"
 
 namespace sextant::skycube {
 
@@ -30,6 +31,14 @@ concept Specialisation = requires {
 template <class S>
 concept ExtendedSkylineHook = Specialisation<S> && requires(S& s, const Dataset& data) {
   { s.extended_skyline(data) } -> std::same_as<std::vector<PointId>>;
+};
+
+// MDMC's static quad tree over S+ (quad_tree.hpp), built once per run before the filter and
+// refine; every builder makes the same tree.
+template <class S>
+concept QuadTreeHook = Specialisation<S> &&
+    requires(S& s, const Dataset& data, std::span<const PointId> points) {
+  { s.quad_tree(data, points) } -> std::same_as<QuadTree>;
 };
 
 // One cuboid of the lattice traversal: from the candidates (the chosen parent's extended

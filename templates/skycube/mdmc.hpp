@@ -1,6 +1,6 @@
 // MDMC, multiple-device-multiple-cuboid (paper 004, Algorithm 3): the point-parallel skycube
 // template. Architecture-oblivious: it computes the extended skyline S+ (a hook), builds the
-// static quad tree over S+ (shared, read-only), cuts the leaf positions into chunks and lets
+// static quad tree over S+ (a hook; shared, read-only), cuts the leaf positions into chunks and lets
 // every worker of a team run the filter+refine hook on chunks, each worker filling its own
 // HashCubePart; the parts are merged once at the end. Points outside S+ are dominated in every
 // subspace and never stored.
@@ -42,8 +42,9 @@ namespace detail {
 // The steps every MDMC entry shares: the checks, the extended skyline S+ (a hook), the quad tree
 // over S+, then filter_refine(shared) -> std::vector<HashCubePart> over the leaf positions
 // 0 .. tree.size()-1, and the merge of those parts into the cube.
-template <ExtendedSkylineHook Extended, class FilterRefine>
-SkycubeResult run_mdmc(const Dataset& data, int max_level, Extended& extended, FilterRefine&& filter_refine) {
+template <ExtendedSkylineHook Extended, QuadTreeHook Tree, class FilterRefine>
+SkycubeResult run_mdmc(const Dataset& data, int max_level, Extended& extended, Tree& tree_builder,
+                       FilterRefine&& filter_refine) {
   const int d = data.dims();
   if (d < 1 || d > max_skycube_columns)
     throw Error::argument(
@@ -66,7 +67,7 @@ SkycubeResult run_mdmc(const Dataset& data, int max_level, Extended& extended, F
   result.phases.add("extended skyline", clock.seconds());
 
   clock.restart();
-  const QuadTree tree(data, skyline);
+  const QuadTree tree = tree_builder.quad_tree(data, skyline);
   result.phases.add("quad tree", clock.seconds());
 
   clock.restart();
@@ -83,10 +84,10 @@ SkycubeResult run_mdmc(const Dataset& data, int max_level, Extended& extended, F
 
 // The (partial) skycube of `data` up to subspace level max_level (1 .. d). `prototype` is
 // copied once per worker, so a hook keeps per-worker scratch in itself.
-template <ExtendedSkylineHook Extended, MdmcHook<MdmcShared> Hook, TaskTeam Team>
-SkycubeResult mdmc(const Dataset& data, int max_level, Extended& extended, const Hook& prototype, Team& team,
-                   const MdmcPolicy& policy = {}) {
-  return detail::run_mdmc(data, max_level, extended, [&](const MdmcShared& shared) {
+template <ExtendedSkylineHook Extended, QuadTreeHook Tree, MdmcHook<MdmcShared> Hook, TaskTeam Team>
+SkycubeResult mdmc(const Dataset& data, int max_level, Extended& extended, Tree& tree_builder,
+                   const Hook& prototype, Team& team, const MdmcPolicy& policy = {}) {
+  return detail::run_mdmc(data, max_level, extended, tree_builder, [&](const MdmcShared& shared) {
     const auto workers = static_cast<std::size_t>(std::max(1, team.workers()));
     std::vector<Hook> hooks(workers, prototype);
     std::vector<HashCubePart> parts(workers, HashCubePart(data.dims(), max_level));

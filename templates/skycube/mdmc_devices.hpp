@@ -63,10 +63,10 @@ auto mdmc_setup(Hooks& hooks, const MdmcShared& shared) {
 // The (partial) skycube of `data` up to level max_level (1 .. d) on every worker of `team`.
 // make_cpu(worker) / make_gpu(worker) make the MDMC hook a CPU / GPU worker uses; make_gpu may be
 // nullptr (no GPU hook: GPUs sit the run out).
-template <ExtendedSkylineHook Extended, class MakeCpu, class MakeGpu, DeviceTeam Team>
-SkycubeResult mdmc_on_devices(const Dataset& data, int max_level, Extended& extended, MakeCpu make_cpu,
-                              MakeGpu make_gpu, Team& team) {
-  return detail::run_mdmc(data, max_level, extended, [&](const MdmcShared& shared) {
+template <ExtendedSkylineHook Extended, QuadTreeHook Tree, class MakeCpu, class MakeGpu, DeviceTeam Team>
+SkycubeResult mdmc_on_devices(const Dataset& data, int max_level, Extended& extended, Tree& tree_builder,
+                              MakeCpu make_cpu, MakeGpu make_gpu, Team& team) {
+  return detail::run_mdmc(data, max_level, extended, tree_builder, [&](const MdmcShared& shared) {
     const int workers = std::max(1, team.workers());
     std::vector<HashCubePart> parts(static_cast<std::size_t>(workers), HashCubePart(data.dims(), max_level));
     WorkerHooks cpu(std::move(make_cpu), workers);

@@ -1,35 +1,13 @@
 #include "templates/skycube/quad_tree.hpp"
 
 #include <algorithm>
-#include <numeric>
+#include <string>
+#include <utility>
 
 #include "core/error.hpp"
 
 namespace sextant::skycube {
 namespace {
-
-// Splits the sorted values [lo, hi) at a pivot: values < pivot go left, the rest right.
-// The middle value, or, when it equals the smallest one (ties), the next larger value, so that
-// a part with two distinct values always splits. `fallback` is returned for an empty part (no
-// point ever compares with it).
-struct Split {
-  float pivot;
-  std::size_t mid;
-};
-Split split(const std::vector<float>& sorted, std::size_t lo, std::size_t hi, float fallback) {
-  if (lo >= hi) return {fallback, lo};
-  const auto first = sorted.begin();
-  float pivot = sorted[lo + (hi - lo) / 2];
-  auto mid = static_cast<std::size_t>(std::lower_bound(first + lo, first + hi, pivot) - first);
-  if (mid == lo) {
-    const auto next = static_cast<std::size_t>(std::upper_bound(first + lo, first + hi, pivot) - first);
-    if (next < hi) {
-      pivot = sorted[next];
-      mid = next;
-    }
-  }
-  return {pivot, mid};
-}
 
 // Node index of one level: a node starts wherever the key (the path up to this level) changes.
 template <class Key>
@@ -47,103 +25,81 @@ QuadTreeNodes group(std::size_t count, Key key, const std::vector<Mask>& masks_h
 
 }  // namespace
 
-QuadTree::QuadTree(const Dataset& data, std::span<const PointId> points)
-    : d_(data.dims()),
-      stride_((data.dims() + 7) / 8 * 8),
-      pivots_(static_cast<std::size_t>(data.dims()) * 7) {
-  const std::size_t s = points.size();
-  if (s > 0xFFFFFFFFu)
-    throw Error::argument("points", std::to_string(s), "< 2^32", "too many points for the tree");
+void QuadTree::check_points(const Dataset& data, std::span<const PointId> points) {
+  if (data.dims() < 1 || data.dims() > max_skycube_columns)
+    throw Error::argument("d", std::to_string(data.dims()), "1.." + std::to_string(max_skycube_columns),
+                          "the quad tree's leaf keys hold 3 bits per column");
+  if (points.size() > 0xFFFFFFFFu)
+    throw Error::argument("points", std::to_string(points.size()), "< 2^32", "too many points for the tree");
   for (const PointId id : points)
     if (id >= data.size())
       throw Error::internal("QuadTree: point id " + std::to_string(id) + " out of range");
+}
 
-  // Pivots, column by column, from the sorted column of the tree's points.
-  std::vector<float> column(s);
-  for (int j = 0; j < d_; ++j) {
-    for (std::size_t i = 0; i < s; ++i) column[i] = data(points[i], j);
-    std::sort(column.begin(), column.end());
-    const float fallback = s ? column[s / 2] : 0.0f;
-    const Split m = split(column, 0, s, fallback);
-    const Split q0 = split(column, 0, m.mid, m.pivot);
-    const Split q1 = split(column, m.mid, s, m.pivot);
-    const Split o0 = split(column, 0, q0.mid, q0.pivot);
-    const Split o1 = split(column, q0.mid, m.mid, q0.pivot);
-    const Split o2 = split(column, m.mid, q1.mid, q1.pivot);
-    const Split o3 = split(column, q1.mid, s, q1.pivot);
-    const float values[7] = {m.pivot, q0.pivot, q1.pivot, o0.pivot, o1.pivot, o2.pivot, o3.pivot};
-    std::copy(values, values + 7, pivots_.begin() + static_cast<std::ptrdiff_t>(pivot_index(j, 0)));
+QuadTree::QuadTree(const Dataset& data, std::span<const PointId> points)
+    : QuadTree(build(data, points, [](std::size_t count, auto&& body) {
+        for (std::size_t i = 0; i < count; ++i) body(i);
+      })) {}
+
+QuadTree QuadTree::from_leaves(QuadTreeLeaves leaves) {
+  const int d = leaves.dims;
+  const std::size_t s = leaves.ids.size();
+  QuadTree t;
+  t.d_ = d;
+  t.stride_ = (d + 7) / 8 * 8;
+  if (d < 1 || d > max_skycube_columns || leaves.pivots.size() != static_cast<std::size_t>(d) * 7 ||
+      leaves.median.size() != s || leaves.quartile.size() != s || leaves.octile.size() != s ||
+      leaves.rows.size() != s * static_cast<std::size_t>(t.stride_))
+    throw Error::internal("QuadTree::from_leaves: inconsistent sizes");
+  t.pivots_ = std::move(leaves.pivots);
+  t.ids_ = std::move(leaves.ids);
+  t.median_ = std::move(leaves.median);
+  t.quartile_ = std::move(leaves.quartile);
+  t.octile_ = std::move(leaves.octile);
+  t.rows_ = std::move(leaves.rows);
+  for (std::size_t i = 1; i < s; ++i) {
+    const std::uint64_t a = detail::leaf_key(t.median_[i - 1], t.quartile_[i - 1], t.octile_[i - 1], d);
+    const std::uint64_t b = detail::leaf_key(t.median_[i], t.quartile_[i], t.octile_[i], d);
+    if (a > b || (a == b && t.ids_[i - 1] >= t.ids_[i]))
+      throw Error::internal("QuadTree::from_leaves: leaf " + std::to_string(i) + " out of leaf order");
   }
-
-  // Labels, then leaf order.
-  std::vector<PathLabel> labels(s);
-  for (std::size_t i = 0; i < s; ++i) labels[i] = label_of(data.row(points[i]));
-  std::vector<std::uint32_t> order(s);
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const PathLabel& la = labels[a];
-    const PathLabel& lb = labels[b];
-    if (la.median != lb.median) return la.median < lb.median;
-    if (la.quartile != lb.quartile) return la.quartile < lb.quartile;
-    if (la.octile != lb.octile) return la.octile < lb.octile;
-    return points[a] < points[b];
-  });
-
-  ids_.resize(s);
-  median_.assign(s + label_padding, 0);
-  quartile_.assign(s + label_padding, 0);
-  octile_.assign(s + label_padding, 0);
-  rows_ = AlignedBuffer<float>(s * static_cast<std::size_t>(stride_));
-  for (std::size_t i = 0; i < s; ++i) {
-    const std::uint32_t from = order[i];
-    ids_[i] = points[from];
-    median_[i] = labels[from].median;
-    quartile_[i] = labels[from].quartile;
-    octile_[i] = labels[from].octile;
-    const float* src = data.row(ids_[i]);
-    float* dst = rows_.data() + i * static_cast<std::size_t>(stride_);
-    for (int j = 0; j < stride_; ++j) dst[j] = j < d_ ? src[j] : 0.0f;
-  }
+  t.median_.resize(s + label_padding, 0);
+  t.quartile_.resize(s + label_padding, 0);
+  t.octile_.resize(s + label_padding, 0);
 
   // Node index, bottom-up: level 2 over leaves, then level 1 over level-2 nodes, level 0 over level 1.
-  nodes_[2] = group(
-      s, [&](std::size_t i) { return label(i); }, octile_);
-  const QuadTreeNodes& octiles = nodes_[2];
+  t.nodes_[2] = group(
+      s, [&](std::size_t i) { return t.label(i); }, t.octile_);
+  const QuadTreeNodes& octiles = t.nodes_[2];
   std::vector<Mask> median_of_2(octiles.size());
   std::vector<Mask> quartile_of_2(octiles.size());
   for (std::size_t k = 0; k < octiles.size(); ++k) {
-    median_of_2[k] = median_[octiles.first_child[k]];
-    quartile_of_2[k] = quartile_[octiles.first_child[k]];
+    median_of_2[k] = t.median_[octiles.first_child[k]];
+    quartile_of_2[k] = t.quartile_[octiles.first_child[k]];
   }
-  nodes_[1] = group(
+  t.nodes_[1] = group(
       octiles.size(), [&](std::size_t k) { return std::pair(median_of_2[k], quartile_of_2[k]); },
       quartile_of_2);
-  const QuadTreeNodes& quartiles = nodes_[1];
+  const QuadTreeNodes& quartiles = t.nodes_[1];
   std::vector<Mask> median_of_1(quartiles.size());
   for (std::size_t k = 0; k < quartiles.size(); ++k) median_of_1[k] = median_of_2[quartiles.first_child[k]];
-  nodes_[0] = group(
+  t.nodes_[0] = group(
       quartiles.size(), [&](std::size_t k) { return median_of_1[k]; }, median_of_1);
-  nodes_[2].first_leaf = nodes_[2].first_child;
+  t.nodes_[2].first_leaf = t.nodes_[2].first_child;
   for (int lvl = 1; lvl >= 0; --lvl) {
-    QuadTreeNodes& n = nodes_[lvl];
+    QuadTreeNodes& n = t.nodes_[lvl];
     n.first_leaf.resize(n.first_child.size());
     for (std::size_t k = 0; k < n.first_child.size(); ++k)
-      n.first_leaf[k] = nodes_[lvl + 1].first_leaf[n.first_child[k]];
+      n.first_leaf[k] = t.nodes_[lvl + 1].first_leaf[n.first_child[k]];
   }
+  return t;
 }
 
 PathLabel QuadTree::label_of(const float* values) const noexcept {
-  PathLabel l;
-  for (int j = 0; j < d_; ++j) {
-    const float v = values[j];
-    const int half = v >= median(j) ? 1 : 0;
-    const int quarter = 2 * half + (v >= quartile(j, half) ? 1 : 0);
-    const int eighth = v >= octile(j, quarter) ? 1 : 0;
-    l.median |= static_cast<Mask>(half) << j;
-    l.quartile |= static_cast<Mask>(quarter & 1) << j;
-    l.octile |= static_cast<Mask>(eighth) << j;
-  }
-  return l;
+  const std::uint64_t key = detail::path_key(pivots_.data(), d_, values);
+  const Mask low = full_mask(d_);
+  return {static_cast<Mask>(key >> (2 * d_)) & low, static_cast<Mask>(key >> d_) & low,
+          static_cast<Mask>(key) & low};
 }
 
 }  // namespace sextant::skycube

@@ -30,8 +30,14 @@
 // that level and its children [first_child[k], first_child[k+1]) in the next level (leaf
 // positions for level 2) and its leaves [first_leaf[k], first_leaf[k+1]), so a traversal can
 // skip whole subtrees or scan a subtree's leaves as one flat range.
+//
+// Building. QuadTree::build runs the three steps (pivots per column, a label per point, the leaf
+// order) with a caller's parallel-for, so the serial constructor and the multi-core builder
+// (cpu::QuadTreeCpu) share one code path; a device builder (gpu::QuadTreeGpu) computes the same
+// leaves elsewhere and hands them to from_leaves, which checks the order and builds the node index.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -40,6 +46,7 @@
 #include "core/aligned_buffer.hpp"
 #include "core/dataset.hpp"
 #include "core/subspace.hpp"
+#include "templates/skycube/quad_tree_steps.hpp"
 
 namespace sextant::skycube {
 
@@ -74,13 +81,36 @@ struct QuadTreeNodes {
   std::size_t size() const noexcept { return masks.size(); }
 };
 
+// A tree's leaves in leaf order, as a builder made them (see QuadTree::from_leaves).
+struct QuadTreeLeaves {
+  int dims = 0;
+  std::vector<float> pivots;  // 7 per column: median, quartile of each half, octile of each quarter
+  std::vector<PointId> ids;   // per leaf position
+  std::vector<Mask> median;   // per leaf position (padding is added by from_leaves)
+  std::vector<Mask> quartile;
+  std::vector<Mask> octile;
+  AlignedBuffer<float> rows;  // ids.size() rows of stride (d rounded up to 8) floats, padding zero
+};
+
 class QuadTree {
  public:
   static constexpr int levels = 3;
 
   QuadTree() = default;
-  // The tree over `points` (distinct ids of `data`, typically S+; any order).
+  // The tree over `points` (distinct ids of `data`, typically S+; any order), built serially.
   QuadTree(const Dataset& data, std::span<const PointId> points);
+
+  // The same tree, built with parallel_for(count, body): body(i) for every i in [0, count), in any
+  // order and on any threads (the bodies of one call touch disjoint data).
+  template <class ParallelFor>
+  static QuadTree build(const Dataset& data, std::span<const PointId> points, ParallelFor&& parallel_for);
+
+  // The tree from leaves a builder computed elsewhere: checks that they are in leaf order (labels,
+  // then ascending id) and consistently sized (Error::internal otherwise), then builds the node index.
+  static QuadTree from_leaves(QuadTreeLeaves leaves);
+
+  // Throws Error for ids out of range, too many points or d outside 1..max_skycube_columns.
+  static void check_points(const Dataset& data, std::span<const PointId> points);
 
   int dims() const noexcept { return d_; }
   std::size_t size() const noexcept { return ids_.size(); }
@@ -126,5 +156,63 @@ class QuadTree {
   AlignedBuffer<float> rows_;
   QuadTreeNodes nodes_[levels];
 };
+
+template <class ParallelFor>
+QuadTree QuadTree::build(const Dataset& data, std::span<const PointId> points, ParallelFor&& parallel_for) {
+  check_points(data, points);
+  const int d = data.dims();
+  const std::size_t s = points.size();
+  const int stride = (d + 7) / 8 * 8;
+  QuadTreeLeaves leaves;
+  leaves.dims = d;
+
+  // Pivots, one column per body.
+  leaves.pivots.resize(static_cast<std::size_t>(d) * 7);
+  parallel_for(static_cast<std::size_t>(d), [&](std::size_t j) {
+    std::vector<float> column(s);
+    for (std::size_t i = 0; i < s; ++i) column[i] = data(points[i], static_cast<int>(j));
+    std::sort(column.begin(), column.end());
+    detail::column_pivots(column.data(), s, leaves.pivots.data() + j * 7);
+  });
+
+  // Labels, then the leaf order: sort runs of points in parallel, then merge pairs of runs level
+  // by level. Keys are unique (ids are distinct), so every order gives the same leaves.
+  struct Entry {
+    std::uint64_t key;
+    PointId id;
+    bool operator<(const Entry& o) const noexcept { return key != o.key ? key < o.key : id < o.id; }
+  };
+  std::vector<Entry> order(s);
+  parallel_for(s, [&](std::size_t i) {
+    order[i] = {detail::path_key(leaves.pivots.data(), d, data.row(points[i])), points[i]};
+  });
+  constexpr std::size_t run = 1 << 14;
+  const std::size_t runs = (s + run - 1) / run;
+  const auto at = [&](std::size_t i) { return order.begin() + static_cast<std::ptrdiff_t>(std::min(s, i)); };
+  parallel_for(runs, [&](std::size_t r) { std::sort(at(r * run), at((r + 1) * run)); });
+  for (std::size_t width = run; width < s; width *= 2)
+    parallel_for((s + 2 * width - 1) / (2 * width), [&](std::size_t k) {
+      std::inplace_merge(at(2 * k * width), at((2 * k + 1) * width), at((2 * k + 2) * width));
+    });
+
+  // The leaves, one per body.
+  leaves.ids.resize(s);
+  leaves.median.resize(s);
+  leaves.quartile.resize(s);
+  leaves.octile.resize(s);
+  leaves.rows = AlignedBuffer<float>(s * static_cast<std::size_t>(stride));
+  const Mask low = full_mask(d);
+  parallel_for(s, [&](std::size_t i) {
+    const Entry& e = order[i];
+    leaves.ids[i] = e.id;
+    leaves.median[i] = static_cast<Mask>(e.key >> (2 * d)) & low;
+    leaves.quartile[i] = static_cast<Mask>(e.key >> d) & low;
+    leaves.octile[i] = static_cast<Mask>(e.key) & low;
+    const float* src = data.row(e.id);
+    float* dst = leaves.rows.data() + i * static_cast<std::size_t>(stride);
+    for (int j = 0; j < stride; ++j) dst[j] = j < d ? src[j] : 0.0f;
+  });
+  return from_leaves(std::move(leaves));
+}
 
 }  // namespace sextant::skycube

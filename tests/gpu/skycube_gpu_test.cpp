@@ -26,6 +26,7 @@
 #include "datagen/skyline_generator.hpp"
 #include "gpu_test_support.hpp"
 #include "support/cuboid_conformance.hpp"
+#include "support/quad_tree_conformance.hpp"
 #include "support/random_data.hpp"
 #include "support/skycube_conformance.hpp"
 #include "templates/skycube/mdmc.hpp"
@@ -33,10 +34,12 @@
 #include "templates/skycube/skycube_options.hpp"
 #include "templates/skycube/task_team.hpp"
 #if SEXTANT_HAS_CUDA
+#include "gpu/device_query.hpp"
 #include "gpu/skycube/cuboid_gpu.hpp"
 #include "gpu/skycube/extended_skyline_gpu.hpp"
 #include "gpu/skycube/lattice_skycube_gpu.hpp"
 #include "gpu/skycube/mdmc_gpu.hpp"
+#include "gpu/skycube/quad_tree_gpu.hpp"
 #include "gpu/skycube/mdmc_skycube_gpu.hpp"
 #endif
 
@@ -145,6 +148,18 @@ TEST(SkycubeGpu, Dimension20FallsBackToGlobalBitmaps) {
 #endif
 }
 
+// The quad tree built on the device: the shared builder body, tree for tree against the host.
+TEST(SkycubeGpu, QuadTreeBuilderConformance) {
+  SEXTANT_REQUIRE_GPUS(1);
+#if SEXTANT_HAS_CUDA
+  gpu::QuadTreeGpu builder(0);
+  testing::run_quad_tree_conformance(
+      [&builder](const Dataset& data, std::span<const PointId> ids) { return builder.quad_tree(data, ids); });
+  EXPECT_GT(builder.times().kernels, 0.0);
+  EXPECT_THROW(gpu::QuadTreeGpu(gpu::device_count()), Error);
+#endif
+}
+
 // The hook directly: it reports which bitmaps it used.
 TEST(SkycubeGpu, HookReportsBitmapPlacement) {
   SEXTANT_REQUIRE_GPUS(1);
@@ -217,8 +232,9 @@ TEST(SkycubeGpu, ConformanceWithGpuExtendedSkyline) {
   const testing::SkycubeRunner runner{
       "mdmc gpu+gpu", [](const Dataset& data, int max_level, int) {
         gpu::ExtendedSkylineGpu extended{0};
+        gpu::QuadTreeGpu tree{0};
         SerialTeam team;
-        return mdmc(data, max_level, extended, MdmcGpu{}, team, MdmcPolicy{1, 1}).cube;
+        return mdmc(data, max_level, extended, tree, MdmcGpu{}, team, MdmcPolicy{1, 1}).cube;
       }};
   testing::run_conformance(runner, {1});
   testing::run_nba(runner, 1);

@@ -16,6 +16,7 @@
 #include "core/device.hpp"
 #include "core/error.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
+#include "cpu/skycube/quad_tree_cpu.hpp"
 #include "cpu/skycube/mdmc_cpu.hpp"
 #include "cpu/skycube/reference_skycube.hpp"
 #include "datagen/skyline_generator.hpp"
@@ -293,8 +294,9 @@ TEST(SkycubeOnDevices, ChunkFailingHalfwayIsUndoneAndRunsElsewhere) {
   scheduler::SchedulerTeam team(s, scheduler::TeamMode::all_workers, scheduler::FailureMode::retry_elsewhere);
   std::atomic<int> armed{1};  // the first chunk of the run fails, whoever takes it
   cpu::ExtendedSkylineCpu extended{2};
+  cpu::QuadTreeCpu tree{2};
   const SkycubeResult r = mdmc_on_devices(
-      data, 6, extended, [&armed](int) { return ThrowsHalfway(&armed); }, nullptr, team);
+      data, 6, extended, tree, [&armed](int) { return ThrowsHalfway(&armed); }, nullptr, team);
   testing::expect_same_skycube(r.cube, reference_skycube(data, 6));
   const scheduler::Statistics stats = s.statistics();
   ASSERT_EQ(stats.failures.size(), 1u);
@@ -324,8 +326,9 @@ TEST(SkycubeOnDevices, HookSetupFailureRetiresOnlyThatWorker) {
   scheduler::Scheduler s(scheduler::synthetic_topology(two_nodes));
   scheduler::SchedulerTeam team(s, scheduler::TeamMode::all_workers, scheduler::FailureMode::retry_elsewhere);
   cpu::ExtendedSkylineCpu extended{2};
+  cpu::QuadTreeCpu tree{2};
   const SkycubeResult r = mdmc_on_devices(
-      data, 8, extended, [](int worker) { return FailsToPrepare(worker == 3); }, nullptr, team);
+      data, 8, extended, tree, [](int worker) { return FailsToPrepare(worker == 3); }, nullptr, team);
   testing::expect_same_skycube(r.cube, reference_skycube(data, 8));
   const scheduler::Statistics stats = s.statistics();
   ASSERT_FALSE(stats.failures.empty());

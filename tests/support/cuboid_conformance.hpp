@@ -13,6 +13,7 @@
 #include "core/dataset.hpp"
 #include "core/subspace.hpp"
 #include "datagen/skyline_generator.hpp"
+#include "support/random_data.hpp"
 #include "support/skycube_conformance.hpp"
 #include "templates/skycube/hooks.hpp"
 
@@ -42,12 +43,6 @@ inline skycube::CuboidOutput brute_force_cuboid(const Dataset& data, std::span<c
       out.extended_only.push_back(p);
   }
   return out;
-}
-
-inline std::vector<PointId> all_ids(const Dataset& data) {
-  std::vector<PointId> ids(data.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<PointId>(i);
-  return ids;
 }
 
 // Random ascending subset with about `fraction` of the points.

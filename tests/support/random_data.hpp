@@ -50,4 +50,11 @@ inline Dataset random_dataset(std::size_t n, int d, int levels, std::uint64_t se
   return Dataset(n, d, random_values(n, d, levels, seed, duplicate_percent), {}, "random");
 }
 
+// Every row id of `data`, ascending.
+inline std::vector<PointId> all_ids(const Dataset& data) {
+  std::vector<PointId> ids(data.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<PointId>(i);
+  return ids;
+}
+
 }  // namespace sextant::testing

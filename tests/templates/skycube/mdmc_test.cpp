@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
+#include "cpu/skycube/quad_tree_cpu.hpp"
 #include "cpu/skycube/mdmc_cpu.hpp"
 #include "cpu/skycube/mdmc_skycube_cpu.hpp"
 #include "cpu/skycube/omp_team.hpp"
@@ -38,8 +39,9 @@ std::size_t brute_force_extended_skyline_size(const Dataset& data) {
 SkycubeResult run_mdmc(const Dataset& data, int max_level, int threads, const MdmcCpuOptions& options = {},
                        const MdmcPolicy& policy = {}) {
   cpu::ExtendedSkylineCpu extended{threads};
+  cpu::QuadTreeCpu tree{threads};
   cpu::OmpTeam team(threads);
-  return mdmc(data, max_level, extended, MdmcCpu(options), team, policy);
+  return mdmc(data, max_level, extended, tree, MdmcCpu(options), team, policy);
 }
 
 // Through the public entry: the CPU extended skyline hook, OmpTeam, MdmcCpu.
@@ -73,8 +75,9 @@ TEST(Mdmc, Nba) {
 TEST(Mdmc, SerialTeamAndTinyChunks) {
   const Dataset data = testing::random_dataset(400, 5, 4, 3);
   cpu::ExtendedSkylineCpu extended{1};
+  cpu::QuadTreeCpu tree{1};
   SerialTeam team;
-  const SkycubeResult result = mdmc(data, 5, extended, MdmcCpu{}, team, MdmcPolicy{1000, 1});
+  const SkycubeResult result = mdmc(data, 5, extended, tree, MdmcCpu{}, team, MdmcPolicy{1000, 1});
   testing::expect_same_skycube(result.cube, reference_skycube(data));
 }
 
@@ -166,11 +169,12 @@ TEST(MdmcCpu, RejectsBadFilterLevels) {
 TEST(Mdmc, RejectsBadArguments) {
   const Dataset data = testing::random_dataset(10, 3, 0, 1);
   cpu::ExtendedSkylineCpu extended{1};
+  cpu::QuadTreeCpu tree{1};
   SerialTeam team;
-  EXPECT_THROW(mdmc(data, 0, extended, MdmcCpu{}, team), Error);
-  EXPECT_THROW(mdmc(data, 4, extended, MdmcCpu{}, team), Error);
+  EXPECT_THROW(mdmc(data, 0, extended, tree, MdmcCpu{}, team), Error);
+  EXPECT_THROW(mdmc(data, 4, extended, tree, MdmcCpu{}, team), Error);
   const Dataset wide = testing::random_dataset(2, max_skycube_columns + 1, 0, 1);
-  EXPECT_THROW(mdmc(wide, 1, extended, MdmcCpu{}, team), Error);
+  EXPECT_THROW(mdmc(wide, 1, extended, tree, MdmcCpu{}, team), Error);
 }
 
 TEST(MdmcCpu, PublicEntryValidates) {

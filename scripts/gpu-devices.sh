@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Cross-device skycube runs on a lent (multi-)GPU machine, in one call: configure with CUDA on,
+# build only the cross-device targets with every core, run the GPU tests of the skycube hooks, the
+# scheduler and the CLI (compute-sanitizer on the device quad tree), then skycube_devices_bench.
+#
+#   scripts/gpu-devices.sh [all|tests|bench]      (default all; `bench` reuses an earlier build)
+#
+# Bench settings from the environment (defaults in brackets):
+#   WORKLOADS [anti:1000000:16,indep:500000:12]   TEMPLATES [mdmc]   REPEATS [3]   TIMEOUT [300 s]
+#   CONFIGS   [1, 2, 4, 8 ... GPUs up to the machine's, then all: gpu0,gpu0+gpu1,...,all]
+# Results go to $OUT (default <build>/out): devices.txt (table), devices.csv, logs/.
+set -uo pipefail
+mode=${1:-all}
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${SEXTANT_BUILD_DIR:-$root/build}/devices
+out=${OUT:-$build/out}
+logs=$out/logs
+mkdir -p "$logs"
+status=0
+step() {  # step <name> <command...>: runs, logs to $logs/<name>.log, remembers failures
+  local name=$1
+  shift
+  echo "== $name"
+  if "$@" >"$logs/$name.log" 2>&1; then
+    tail -n 3 "$logs/$name.log"
+  else
+    status=1
+    echo "FAILED: $name (last lines of $logs/$name.log)"
+    tail -n 40 "$logs/$name.log"
+  fi
+}
+
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; echo "$(nproc) cores, $gpus GPUs"; } \
+  >"$logs/machine.txt" 2>&1
+cat "$logs/machine.txt"
+
+if [ "$mode" != bench ]; then
+  SEXTANT_NO_INSTALL=1 "$root/scripts/setup.sh" || exit 1
+  step configure cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON
+  step build cmake --build "$build" -j "$(nproc)" --target sextant skycube_devices_bench skycube_gpu_tests \
+    skycube_devices_gpu_tests skycube_devices_tests skycube_devices_cli_tests mdmc_tests
+  [ $status = 0 ] || exit 1
+fi
+if [ "$mode" != bench ]; then
+  for t in skycube_gpu_tests skycube_devices_gpu_tests skycube_devices_tests skycube_devices_cli_tests mdmc_tests; do
+    step "test-$t" ctest --test-dir "$build" --output-on-failure --timeout 600 -R "^$t\$"
+  done
+  if command -v compute-sanitizer >/dev/null 2>&1; then
+    for tool in memcheck racecheck; do
+      step "sanitizer-$tool-quad-tree" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+        "$build/tests/gpu/skycube_gpu_tests" --gtest_filter='*QuadTree*'
+    done
+  fi
+fi
+if [ "$mode" != tests ]; then
+  if [ -z "${CONFIGS:-}" ]; then
+    CONFIGS=""
+    list=""
+    for ((g = 0; g < gpus; ++g)); do
+      list=${list:+$list+}gpu$g
+      if (((g + 1) & g)); then continue; fi  # 1, 2, 4, 8 ... GPUs
+      CONFIGS=${CONFIGS:+$CONFIGS,}$list
+    done
+    CONFIGS=${CONFIGS:+$CONFIGS,}all
+  fi
+  {
+    echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    sed 's/^/# /' "$logs/machine.txt"
+  } >"$out/devices.txt"
+  step bench stdbuf -oL "$build/bench/scheduler/skycube_devices_bench" \
+    --workloads "${WORKLOADS:-anti:1000000:16,indep:500000:12}" --templates "${TEMPLATES:-mdmc}" \
+    --configs "$CONFIGS" --repeats "${REPEATS:-3}" --timeout "${TIMEOUT:-300}" --csv "$out/devices.csv"
+  cat "$logs/bench.log" >>"$out/devices.txt"
+  cat "$out/devices.txt"
+fi
+echo "== gpu-devices.sh finished with status $status"
+exit $status

@@ -43,8 +43,8 @@ if [ "$mode" != bench ]; then
   [ $status = 0 ] || exit 1
 fi
 if [ "$mode" != bench ]; then
-  for t in skycube_gpu_tests skycube_devices_gpu_tests skycube_devices_cli_tests; do  # the CPU ones run in CI
-    step "test-$t" ctest --test-dir "$build" --output-on-failure --timeout 600 -R "^$t\$"
+  for t in gpu/skycube_gpu_tests scheduler/skycube_devices_gpu_tests apps/skycube_devices_cli_tests; do
+    step "test-${t#*/}" "$build/tests/$t"  # the GPU-facing suites; the CPU ones run in CI
   done
   if command -v compute-sanitizer >/dev/null 2>&1; then
     for tool in memcheck racecheck; do

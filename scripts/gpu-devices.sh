@@ -8,14 +8,15 @@
 # Bench settings from the environment (defaults in brackets):
 #   WORKLOADS [anti:1000000:16,indep:500000:12]   TEMPLATES [mdmc]   REPEATS [3]   TIMEOUT [300 s]
 #   CONFIGS   [1, 2, 4, 8 ... GPUs up to the machine's, then all: gpu0,gpu0+gpu1,...,all]
-# Results go to $OUT (default <build>/out): devices.txt (table), devices.csv, logs/.
+# Results go to $OUT (default <build>/out): devices.txt (table), devices.csv, logs.tgz (every log).
 set -uo pipefail
 mode=${1:-all}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SEXTANT_BUILD_DIR:-$root/build}/devices
 out=${OUT:-$build/out}
-logs=$out/logs
-mkdir -p "$logs"
+logs=$build/logs
+rm -rf "$logs"
+mkdir -p "$logs" "$out"
 status=0
 step() {  # step <name> <command...>: runs, logs to $logs/<name>.log, remembers failures
   local name=$1
@@ -53,6 +54,7 @@ if [ "$mode" != bench ]; then
     done
   fi
 fi
+tar czf "$out/logs.tgz" -C "$logs" .  # the lent machine returns few files: one archive
 if [ "$mode" != tests ]; then
   if [ -z "${CONFIGS:-}" ]; then
     CONFIGS=""
@@ -73,6 +75,7 @@ if [ "$mode" != tests ]; then
     --configs "$CONFIGS" --repeats "${REPEATS:-3}" --timeout "${TIMEOUT:-300}" --csv "$out/devices.csv"
   cat "$logs/bench.log" >>"$out/devices.txt"
   cat "$out/devices.txt"
+  tar czf "$out/logs.tgz" -C "$logs" .
 fi
 echo "== gpu-devices.sh finished with status $status"
 exit $status

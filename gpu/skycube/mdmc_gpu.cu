@@ -282,9 +282,7 @@ class MdmcGpuState {
       batch.download = elapsed(computed_[pending_slot], done_[pending_slot]);
       times_ += batch;
       if (time_log_) time_log_->add(batch);
-      const Word* words = host_[pending_slot];
-      for (std::size_t p = 0; p < pending_count; ++p)
-        out.insert(ids[pending_begin + p], {words + p * out_words_, out_words_});
+      out.insert_batch(ids.subspan(pending_begin, pending_count), {host_[pending_slot], pending_count * out_words_});
       pending_slot = -1;
     };
     int slot = 0;

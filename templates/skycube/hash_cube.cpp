@@ -190,13 +190,38 @@ HashCubePart::HashCubePart(int d, int max_level) : d_(d), max_level_(max_level) 
 }
 
 void HashCubePart::insert(PointId id, std::span<const Word> dominated) {
-  if (dominated.size() != words_.size())
-    throw Error::internal("HashCubePart::insert: " + std::to_string(dominated.size()) +
-                          " words for a cube of " + std::to_string(words_.size()) +
+  insert_batch(std::span<const PointId>(&id, 1), dominated);
+}
+
+void HashCubePart::insert_batch(std::span<const PointId> ids, std::span<const Word> dominated) {
+  const std::size_t words = words_.size();
+  if (dominated.size() != ids.size() * words)
+    throw Error::internal("HashCubePart::insert_batch: " + std::to_string(dominated.size()) + " words for " +
+                          std::to_string(ids.size()) + " points of a cube of " + std::to_string(words) +
                           " words (d = " + std::to_string(d_) + ")");
-  for (std::size_t w = 0; w < words_.size(); ++w) {
-    const Word key = dominated[w] | ~valid_[w];
-    if (key != all_ones) words_[w].push_back({key, id});
+  // A cache line of word positions at a time: every point's line is read once, and each of its
+  // words is written to its position's buffer whether kept or not (the buffer advances only past
+  // kept ones), so no branch depends on the data.
+  constexpr std::size_t line = 64 / sizeof(Word);
+  const std::size_t count = ids.size();
+  for (std::size_t w0 = 0; w0 < words; w0 += line) {
+    const std::size_t width = std::min(line, words - w0);
+    Entry* out[line];
+    Entry* first[line];
+    Word invalid[line];
+    for (std::size_t k = 0; k < width; ++k) {
+      out[k] = first[k] = words_[w0 + k].reserve_more(count);
+      invalid[k] = ~valid_[w0 + k];
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      const Word* row = dominated.data() + i * words + w0;
+      for (std::size_t k = 0; k < width; ++k) {
+        const Word key = row[k] | invalid[k];
+        *out[k] = {key, ids[i]};
+        out[k] += key != all_ones ? 1 : 0;
+      }
+    }
+    for (std::size_t k = 0; k < width; ++k) words_[w0 + k].commit(static_cast<std::size_t>(out[k] - first[k]));
   }
 }
 
@@ -247,7 +272,7 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
             const Word key = e.key | invalid;
             if (key != all_ones) packed.push_back(pack(key, e.id));
           }
-          std::vector<HashCubePart::Entry>().swap(part.words_[w]);  // lowers the peak memory
+          part.words_[w].release();  // lowers the peak memory
         }
         sort_packed(packed, scratch);
 

@@ -163,6 +163,45 @@ TEST(HashCube, RandomBitmapsMatchEveryQueryForAllSmallDims) {
   }
 }
 
+// Batches of every size (0 included), over word counts below, at and past a cache line of words,
+// answer every query exactly like the bitmaps; a failed batch's ids can be erased again.
+TEST(HashCube, BatchInsertsMatchTheBitmaps) {
+  for (int d : {1, 4, 5, 6, 9, 10, 12}) {
+    for (int max_level : {1, d}) {
+      SCOPED_TRACE("d=" + std::to_string(d) + " max_level=" + std::to_string(max_level));
+      const std::size_t n = 300;
+      const Bitmaps bitmaps = random_bitmaps(n, d, 7 + static_cast<std::uint64_t>(d));
+      const std::size_t words = words_for(d);
+      std::vector<HashCubePart> parts(2, HashCubePart(d, max_level));
+      testing::SplitMix64 rng(static_cast<std::uint64_t>(d));
+      for (std::size_t first = 0; first < n;) {
+        const std::size_t count = std::min<std::size_t>(n - first, rng.below(70));
+        std::vector<PointId> ids(count);
+        std::vector<Word> rows(count * words);
+        for (std::size_t i = 0; i < count; ++i) {
+          ids[i] = static_cast<PointId>(first + i);
+          std::copy(bitmaps[first + i].begin(), bitmaps[first + i].end(), rows.begin() + i * words);
+        }
+        HashCubePart& part = parts[rng.below(2)];
+        part.insert_batch(ids, rows);
+        if (count > 0 && rng.below(4) == 0) {  // undo and redo, as after a failed chunk
+          part.erase_if([&](PointId id) { return id >= first && id < first + count; });
+          part.insert_batch(ids, rows);
+        }
+        first += count;
+      }
+      const HashCube cube = HashCube::from_parts(d, n, max_level, std::move(parts));
+      for (Mask m = 1; m <= full_mask(d); ++m)
+        if (level(m) <= max_level) ASSERT_EQ(cube.skyline(m), expected_skyline(bitmaps, m)) << "mask " << m;
+      for (std::size_t id = 0; id < n; id += 7)
+        EXPECT_EQ(cube.membership(static_cast<PointId>(id)), expected_membership(bitmaps[id], d, max_level));
+    }
+  }
+  HashCubePart part(3, 3);
+  const std::vector<PointId> ids = {1, 2};
+  EXPECT_THROW(part.insert_batch(ids, std::vector<Word>(3)), Error);  // 2 points need 2 words
+}
+
 TEST(HashCube, TwentyColumns) {
   Bitmaps bitmaps(3, std::vector<Word>(words_for(20), all_ones));
   bitmaps[0].assign(words_for(20), 0);  // point 0: skyline everywhere

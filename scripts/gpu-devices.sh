@@ -70,9 +70,12 @@ if [ "$mode" != tests ]; then
     echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
     sed 's/^/# /' "$logs/machine.txt"
   } >"$out/devices.txt"
-  step bench stdbuf -oL "$build/bench/scheduler/skycube_devices_bench" \
+  echo "== bench"
+  stdbuf -oL "$build/bench/scheduler/skycube_devices_bench" \
     --workloads "${WORKLOADS:-anti:1000000:16,indep:500000:12}" --templates "${TEMPLATES:-mdmc}" \
-    --configs "$CONFIGS" --repeats "${REPEATS:-3}" --timeout "${TIMEOUT:-300}" --csv "$out/devices.csv"
+    --configs "$CONFIGS" --repeats "${REPEATS:-3}" --timeout "${TIMEOUT:-300}" --csv "$out/devices.csv" \
+    2>&1 | tee "$logs/bench.log" "$out/bench.log"
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
   cat "$logs/bench.log" >>"$out/devices.txt"
   cat "$out/devices.txt"
   tar czf "$out/logs.tgz" -C "$logs" .

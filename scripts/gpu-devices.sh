@@ -44,8 +44,14 @@ if [ "$mode" != bench ]; then
   [ $status = 0 ] || exit 1
 fi
 if [ "$mode" != bench ]; then
-  for t in gpu/skycube_gpu_tests scheduler/skycube_devices_gpu_tests apps/skycube_devices_cli_tests; do
-    step "test-${t#*/}" "$build/tests/$t"  # the GPU-facing suites; the CPU ones run in CI
+  # The GPU-facing suites side by side (the CPU ones run in CI); a suite passed when gtest says so.
+  suites=(gpu/skycube_gpu_tests scheduler/skycube_devices_gpu_tests apps/skycube_devices_cli_tests)
+  for t in "${suites[@]}"; do "$build/tests/$t" >"$logs/test-${t#*/}.log" 2>&1 & done
+  wait
+  for t in "${suites[@]}"; do
+    log=$logs/test-${t#*/}.log
+    echo "== test ${t#*/}: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log" | tr '\n' ' ')"
+    grep -q '^\[  PASSED  \]' "$log" && ! grep -q '^\[  FAILED  \]' "$log" || { status=1; tail -n 40 "$log"; }
   done
   if command -v compute-sanitizer >/dev/null 2>&1; then
     for tool in memcheck racecheck; do

@@ -8,6 +8,7 @@
 # Bench settings from the environment (defaults in brackets):
 #   WORKLOADS [anti:1000000:16,indep:500000:12]   TEMPLATES [mdmc]   REPEATS [3]   TIMEOUT [300 s]
 #   CONFIGS   [1, 2, 4, 8 ... GPUs up to the machine's, then all: gpu0,gpu0+gpu1,...,all]
+#   SANITIZE  [1]: 0 skips compute-sanitizer
 # Results go to $OUT (default <build>/out): devices.txt (table), devices.csv, logs.tgz (every log).
 set -uo pipefail
 mode=${1:-all}
@@ -53,7 +54,7 @@ if [ "$mode" != bench ]; then
     echo "== test ${t#*/}: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log" | tr '\n' ' ')"
     grep -q '^\[  PASSED  \]' "$log" && ! grep -q '^\[  FAILED  \]' "$log" || { status=1; tail -n 40 "$log"; }
   done
-  if command -v compute-sanitizer >/dev/null 2>&1; then
+  if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null 2>&1; then
     for tool in memcheck racecheck; do
       step "sanitizer-$tool-quad-tree" compute-sanitizer --tool "$tool" --error-exitcode 1 \
         "$build/tests/gpu/skycube_gpu_tests" --gtest_filter='*QuadTree*'

@@ -1,8 +1,7 @@
 // A growable array of plain values for append-heavy builders that reach gigabytes (the HashCube
 // parts of MDMC): no per-element initialisation, so a writer may reserve room and then write
-// branch-free (store every candidate, advance past the kept ones). Large arrays live in their own
-// huge-page-aligned anonymous mappings that ask for transparent huge pages (Linux); small ones, and
-// all of them elsewhere, on the C heap.
+// branch-free (store every candidate, advance past the kept ones). Storage comes from realloc,
+// which grows large blocks without copying on glibc.
 #pragma once
 
 #include <algorithm>
@@ -15,10 +14,9 @@
 namespace sextant {
 
 namespace detail {
-// Storage of `bytes` (> 0) holding the first `keep` bytes of `old` (old_bytes bytes, from here or
-// null); frees `old`. Throws std::bad_alloc.
-void* regrow_storage(void* old, std::size_t old_bytes, std::size_t keep, std::size_t bytes);
-void free_storage(void* p, std::size_t bytes) noexcept;
+// `old` (from here, or null) resized to `bytes` > 0, contents kept. Throws std::bad_alloc.
+void* regrow_storage(void* old, std::size_t bytes);
+void free_storage(void* p) noexcept;
 }  // namespace detail
 
 template <class T>
@@ -59,7 +57,7 @@ class AppendBuffer {
   T* reserve_more(std::size_t count) {
     if (capacity_ - size_ < count) {
       const std::size_t want = std::max({size_ + count, 2 * capacity_, std::size_t{16}});
-      data_ = static_cast<T*>(detail::regrow_storage(data_, capacity_ * sizeof(T), size_ * sizeof(T), want * sizeof(T)));
+      data_ = static_cast<T*>(detail::regrow_storage(data_, want * sizeof(T)));
       capacity_ = want;
     }
     return data_ + size_;
@@ -78,7 +76,7 @@ class AppendBuffer {
   }
   // Frees the storage.
   void release() noexcept {
-    if (data_ != nullptr) detail::free_storage(data_, capacity_ * sizeof(T));
+    if (data_ != nullptr) detail::free_storage(data_);
     data_ = nullptr;
     size_ = capacity_ = 0;
   }

@@ -199,29 +199,32 @@ void HashCubePart::insert_batch(std::span<const PointId> ids, std::span<const Wo
     throw Error::internal("HashCubePart::insert_batch: " + std::to_string(dominated.size()) + " words for " +
                           std::to_string(ids.size()) + " points of a cube of " + std::to_string(words) +
                           " words (d = " + std::to_string(d_) + ")");
-  // A cache line of word positions at a time: every point's line is read once, and each of its
-  // words is written to its position's buffer whether kept or not (the buffer advances only past
-  // kept ones), so no branch depends on the data.
+  // Tiles of 256 points by a cache line of word positions: each point's line is read once while
+  // the tile's rows stay in cache, and each word is written to its position's buffer whether kept
+  // or not (the buffer advances only past kept ones), so no branch depends on the data.
   constexpr std::size_t line = 64 / sizeof(Word);
-  const std::size_t count = ids.size();
-  for (std::size_t w0 = 0; w0 < words; w0 += line) {
-    const std::size_t width = std::min(line, words - w0);
-    Entry* out[line];
-    Entry* first[line];
-    Word invalid[line];
-    for (std::size_t k = 0; k < width; ++k) {
-      out[k] = first[k] = words_[w0 + k].reserve_more(count);
-      invalid[k] = ~valid_[w0 + k];
-    }
-    for (std::size_t i = 0; i < count; ++i) {
-      const Word* row = dominated.data() + i * words + w0;
+  constexpr std::size_t tile = 256;
+  for (std::size_t p0 = 0; p0 < ids.size(); p0 += tile) {
+    const std::size_t count = std::min(tile, ids.size() - p0);
+    for (std::size_t w0 = 0; w0 < words; w0 += line) {
+      const std::size_t width = std::min(line, words - w0);
+      Entry* out[line];
+      Entry* first[line];
+      Word invalid[line];
       for (std::size_t k = 0; k < width; ++k) {
-        const Word key = row[k] | invalid[k];
-        *out[k] = {key, ids[i]};
-        out[k] += key != all_ones ? 1 : 0;
+        out[k] = first[k] = words_[w0 + k].reserve_more(count);
+        invalid[k] = ~valid_[w0 + k];
       }
+      for (std::size_t i = p0; i < p0 + count; ++i) {
+        const Word* row = dominated.data() + i * words + w0;
+        for (std::size_t k = 0; k < width; ++k) {
+          const Word key = row[k] | invalid[k];
+          *out[k] = {key, ids[i]};
+          out[k] += key != all_ones ? 1 : 0;
+        }
+      }
+      for (std::size_t k = 0; k < width; ++k) words_[w0 + k].commit(static_cast<std::size_t>(out[k] - first[k]));
     }
-    for (std::size_t k = 0; k < width; ++k) words_[w0 + k].commit(static_cast<std::size_t>(out[k] - first[k]));
   }
 }
 

@@ -8,7 +8,7 @@
 namespace sextant {
 namespace {
 
-// Grows from empty past the size where storage becomes its own mapping (2 MiB), in uneven steps,
+// Grows from empty to megabytes (where glibc moves blocks by remapping), in uneven steps,
 // with writes through reserve_more/commit and append; contents checked against a std::vector.
 TEST(AppendBuffer, GrowsPastEveryStorageKindAndKeepsItsContents) {
   AppendBuffer<std::uint64_t> buffer;

@@ -12,18 +12,7 @@ export BENCH_OUT=$logs/bench
 rm -rf "$logs"
 mkdir -p "$logs" "$BENCH_OUT"
 status=0
-step() {  # step <name> <command...>: runs, logs to $logs/<name>.log, remembers failures
-  local name=$1
-  shift
-  echo "== $name"
-  if "$@" >"$logs/$name.log" 2>&1; then
-    tail -n 3 "$logs/$name.log"
-  else
-    status=1
-    echo "FAILED: $name (last lines of $logs/$name.log)"
-    tail -n 40 "$logs/$name.log"
-  fi
-}
+. "$root/scripts/lib/step.sh"  # step <name> <command...>
 
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; } >"$logs/machine.txt" 2>&1
 cat "$logs/machine.txt"

@@ -27,6 +27,9 @@ struct DeviceOptions {
                                       // where PAPI has none, statistics say "counters unavailable"
   scheduler::FaultInjection faults;   // tests and demonstrations: "numa1@2" fails a device's 2nd task
   std::optional<scheduler::Topology> machine;  // default: this machine (hwloc + CUDA); tests: synthetic
+  // Cores each GPU's host worker owns (taken from the CPU workers where none is free); 0: the
+  // template's choice (MDMC: mdmc_cores_per_gpu, for its HashCube insertion; others: one).
+  int gpu_cores = 0;
 
   bool scheduled() const noexcept {
     return devices.all || !devices.devices.empty() || !counters.empty() || !faults.empty() || machine;

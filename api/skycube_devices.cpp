@@ -59,8 +59,10 @@ struct MdmcChunking {
 auto mdmc_gpu_hooks([[maybe_unused]] const Scheduler& s) {
 #if SEXTANT_HAS_CUDA
   return [&s](int worker) {
+    const scheduler::WorkerInfo& w = s.workers()[static_cast<std::size_t>(worker)];
     MdmcGpuOptions options;
-    options.gpu_ordinal = s.workers()[static_cast<std::size_t>(worker)].gpu_ordinal;
+    options.gpu_ordinal = w.gpu_ordinal;
+    options.insert_threads = w.threads();  // the cores the layout gave the worker
     return MdmcGpu(options);
   };
 #else
@@ -118,6 +120,10 @@ constexpr bool has_sdsc_gpu_hook =
 // stream each) keep two cuboids in flight, as the single-GPU SDSC does.
 constexpr int sdsc_workers_per_gpu = 2;
 
+// MDMC's GPU host worker appends its GPU's bitmaps to a HashCube part; at d = 16 one core inserts
+// slower than an H100 computes, so each GPU gets several cores (word positions split among them).
+constexpr int mdmc_cores_per_gpu = 4;
+
 bool names_gpu(const DeviceSelection& devices) {
   return std::any_of(devices.devices.begin(), devices.devices.end(),
                      [](const DeviceId& d) { return d.kind == DeviceKind::gpu; });
@@ -136,8 +142,7 @@ DeviceSelection without_gpus(const DeviceSelection& devices) {
 // workers own, at most the machine's hardware threads (a synthetic machine may claim more).
 int host_threads(const Scheduler& s) {
   int cores = 0;
-  for (const scheduler::WorkerInfo& w : s.workers())
-    cores += w.kind == DeviceKind::cpu ? w.threads() : (w.cores.size() == 1 ? 1 : 0);
+  for (const scheduler::WorkerInfo& w : s.workers()) cores += w.shares_cores ? 0 : w.threads();
   const int hardware = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   return cores > 0 ? std::min(cores, hardware) : hardware;
 }
@@ -191,11 +196,15 @@ scheduler::SchedulerOptions scheduler_options(TemplateKind kind, const DevicePla
       }
       break;
     case TemplateKind::mdmc:
+      o.layout.gpu_cores = mdmc_cores_per_gpu;
       break;
     case TemplateKind::reference:
     case TemplateKind::automatic:
       throw Error::internal("scheduler_options: no device layout for this template");
   }
+  if (options.gpu_cores < 0)
+    throw Error::argument("gpu cores", std::to_string(options.gpu_cores), ">= 0 (0 = the template's choice)");
+  if (options.gpu_cores > 0) o.layout.gpu_cores = options.gpu_cores;
   return o;
 }
 

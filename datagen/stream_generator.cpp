@@ -137,31 +137,39 @@ window::StreamBatch<V> project(std::span<const StreamTuple> tuples, StreamField 
   if (shortest < n)
     throw Error::argument("projection columns", std::to_string(shortest) + " entries",
                           "at least " + std::to_string(n) + " (the tuples projected)", "too short");
-  const auto copy = [&](std::size_t lo, std::size_t hi) {
-    for (std::size_t i = lo; i < hi; ++i) {
-      out.keys[i] = tuples[i].key;
-      out.timestamps[i] = tuples[i].timestamp;
-    }
-    if (field == StreamField::int_value)  // one loop per field: each vectorises
-      for (std::size_t i = lo; i < hi; ++i) out.values[i] = static_cast<V>(tuples[i].ints[0]);
+  // One pass over the tuples (each is read once, from memory that is usually cold): key,
+  // timestamp, value, and the running maximum of the timestamps from `m` on, which it returns.
+  // With `watermarks` set the watermarks are written in the same pass.
+  const std::int64_t bound = watermarks.bound();
+  const auto copy = [&](std::size_t lo, std::size_t hi, std::int64_t m, bool with_watermarks) {
+    const auto run = [&](auto value_of) {
+      for (std::size_t i = lo; i < hi; ++i) {
+        const StreamTuple& t = tuples[i];
+        out.keys[i] = t.key;
+        out.timestamps[i] = t.timestamp;
+        out.values[i] = value_of(t);
+        m = std::max(m, t.timestamp);
+        if (with_watermarks) out.watermarks[i] = m - bound;
+      }
+    };
+    if (field == StreamField::int_value)
+      run([](const StreamTuple& t) { return static_cast<V>(t.ints[0]); });
     else
-      for (std::size_t i = lo; i < hi; ++i) out.values[i] = static_cast<V>(tuples[i].floats[0]);
+      run([](const StreamTuple& t) { return static_cast<V>(t.floats[0]); });
+    return m;
   };
   const int team = threads > 0 ? threads : omp_get_max_threads();
   if (n < static_cast<std::size_t>(block_tuples) * 4 || team <= 1) {
-    copy(0, n);
-    for (std::size_t i = 0; i < n; ++i) out.watermarks[i] = watermarks.next(out.timestamps[i]);
+    watermarks.set_max_timestamp(copy(0, n, watermarks.max_timestamp(), true));
   } else {
-    // The watermark is a running maximum: chunk maxima first, then each chunk from its carry.
+    // The watermark is a running maximum: chunk maxima first (with the copy), then each chunk's
+    // watermarks from its carry (the timestamps are then in the thread's cache).
     std::vector<std::int64_t> chunk_max(static_cast<std::size_t>(team), 0);
     const std::size_t chunk = (n + static_cast<std::size_t>(team) - 1) / static_cast<std::size_t>(team);
 #pragma omp parallel for schedule(static, 1) num_threads(team)
     for (int c = 0; c < team; ++c) {
       const std::size_t lo = std::min(n, static_cast<std::size_t>(c) * chunk), hi = std::min(n, lo + chunk);
-      copy(lo, hi);
-      std::int64_t m = 0;
-      for (std::size_t i = lo; i < hi; ++i) m = std::max(m, out.timestamps[i]);
-      chunk_max[static_cast<std::size_t>(c)] = m;
+      chunk_max[static_cast<std::size_t>(c)] = copy(lo, hi, 0, false);
     }
     std::int64_t carry = watermarks.max_timestamp();
     for (auto& m : chunk_max) {  // becomes the maximum before the chunk
@@ -169,7 +177,6 @@ window::StreamBatch<V> project(std::span<const StreamTuple> tuples, StreamField 
       m = carry;
       carry = std::max(carry, in_chunk);
     }
-    const std::int64_t bound = watermarks.bound();
 #pragma omp parallel for schedule(static, 1) num_threads(team)
     for (int c = 0; c < team; ++c) {
       const std::size_t lo = std::min(n, static_cast<std::size_t>(c) * chunk), hi = std::min(n, lo + chunk);

@@ -85,27 +85,34 @@ std::vector<WorkerInfo> plan_workers(const Topology& topology, const WorkerLayou
 
   std::vector<WorkerInfo> out;
   std::vector<std::size_t> quota = core_quotas(topology, use_node, layout.cpu_cores);
-  // gpu_own_core: a core of its node for each GPU host thread, from the cores no CPU worker got,
-  // else from the node's CPU workers while it keeps at least one.
+  // gpu_own_core: gpu_cores cores of its node for each GPU host thread, from the cores no CPU
+  // worker got, else from the node's CPU workers while it keeps at least one.
+  if (layout.gpu_cores < 1)
+    throw Error::argument("gpu cores", std::to_string(layout.gpu_cores), ">= 1 cores per GPU host worker");
   struct GpuWorker {
     std::size_t gpu;
-    int own_core = -1;
+    std::vector<int> own;
   };
   std::vector<GpuWorker> gpu_workers;
   std::vector<std::size_t> next_free(quota);
   for (std::size_t g = 0; g < topology.gpus.size(); ++g) {
     if (!use_gpu[g]) continue;
     for (int k = 0; k < layout.gpu_workers; ++k) {
-      GpuWorker w{g};
+      GpuWorker w{g, {}};
       const int node = topology.gpus[g].numa_node;
       if (layout.gpu_own_core && node >= 0) {
         const auto n = static_cast<std::size_t>(node);
         const std::vector<int>& cores = topology.numa_nodes[n].cores;
-        if (next_free[n] < cores.size()) {
-          w.own_core = cores[next_free[n]++];
-        } else if (quota[n] > 1) {
-          w.own_core = cores[--quota[n]];
+        for (int c = 0; c < layout.gpu_cores; ++c) {
+          if (next_free[n] < cores.size()) {
+            w.own.push_back(cores[next_free[n]++]);
+          } else if (quota[n] > 1) {
+            w.own.push_back(cores[--quota[n]]);
+          } else {
+            break;
+          }
         }
+        std::sort(w.own.begin(), w.own.end());
       }
       gpu_workers.push_back(w);
     }
@@ -125,7 +132,8 @@ std::vector<WorkerInfo> plan_workers(const Topology& topology, const WorkerLayou
       // The host thread feeding a GPU stays near it: on its own core, or sharing the node's cores
       // with the CPU workers.
       const NumaNode& node = topology.numa_nodes[static_cast<std::size_t>(gpu.numa_node)];
-      w.cores = g.own_core >= 0 ? std::vector<int>{g.own_core} : node.cores;
+      w.cores = g.own.empty() ? node.cores : g.own;
+      w.shares_cores = g.own.empty();
       w.package = node.core_packages.empty() ? 0 : node.core_packages.front();
     }
     out.push_back(std::move(w));

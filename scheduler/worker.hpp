@@ -30,6 +30,10 @@ struct WorkerLayout {
   // free, else one taken from that node's CPU workers while any remain): the host thread does real
   // work (staging, merging results) and would otherwise time-share a core with a CPU worker.
   bool gpu_own_core = false;
+  // With gpu_own_core: cores each GPU host worker takes (the first as above, more while free cores
+  // remain or the node's CPU workers keep at least one). A hook may run that many threads, e.g.
+  // MDMC's HashCube insertion, which would otherwise pace a fast GPU.
+  int gpu_cores = 1;
   // Host workers per GPU, each running one task at a time on the same GPU (each hook with its own
   // stream): several keep a GPU busy with tasks too small to fill it alone (SDSC's small cuboids).
   int gpu_workers = 1;
@@ -41,14 +45,15 @@ struct WorkerInfo {
   DeviceId device;     // numaN for CPU workers, gpuN for GPU workers: the unit of the report
   int numa_node = -1;  // -1: a GPU of unknown affinity
   int package = -1;
-  std::vector<int> cores;  // processing units the thread is bound to (a GPU worker: its node's cores
-                           // or, with WorkerLayout::gpu_own_core, one of them)
+  std::vector<int> cores;     // processing units the thread is bound to (a GPU worker: its node's cores
+                              // or, with WorkerLayout::gpu_own_core, the ones it owns)
+  bool shares_cores = false;  // a GPU worker bound to its node's cores, which CPU workers use too
   int gpu_ordinal = -1;
   std::size_t gpu_memory_bytes = 0;
 
   // Threads a hook may use on this worker without oversubscribing: the cores it owns.
   int threads() const noexcept {
-    return kind == DeviceKind::gpu ? 1 : static_cast<int>(std::max<std::size_t>(cores.size(), 1));
+    return shares_cores ? 1 : static_cast<int>(std::max<std::size_t>(cores.size(), 1));
   }
 };
 

@@ -9,6 +9,8 @@
 #   WORKLOADS [anti:1000000:16,indep:500000:12]   TEMPLATES [mdmc]   REPEATS [3]   TIMEOUT [300 s]
 #   CONFIGS   [1, 2, 4, 8 ... GPUs up to the machine's, then all: gpu0,gpu0+gpu1,...,all]
 #   SANITIZE  [1]: 0 skips compute-sanitizer
+#   GPU_CORES [0 = the template's choice]: cores per GPU host worker; a space-separated list runs
+#             the bench once for each
 # Results go to $OUT (default <build>/out): devices.txt (table), devices.csv, logs.tgz (every log).
 set -uo pipefail
 mode=${1:-all}
@@ -66,13 +68,15 @@ if [ "$mode" != tests ]; then
     echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
     sed 's/^/# /' "$logs/machine.txt"
   } >"$out/devices.txt"
-  echo "== bench"
-  stdbuf -oL "$build/bench/scheduler/skycube_devices_bench" \
-    --workloads "${WORKLOADS:-anti:1000000:16,indep:500000:12}" --templates "${TEMPLATES:-mdmc}" \
-    --configs "$CONFIGS" --repeats "${REPEATS:-3}" --timeout "${TIMEOUT:-300}" --csv "$out/devices.csv" \
-    2>&1 | tee "$logs/bench.log" "$out/bench.log"
-  [ "${PIPESTATUS[0]}" = 0 ] || status=1
-  cat "$logs/bench.log" >>"$out/devices.txt"
+  for cores in ${GPU_CORES:-0}; do
+    echo "== bench, gpu cores $cores" | tee -a "$out/devices.txt"
+    stdbuf -oL "$build/bench/scheduler/skycube_devices_bench" \
+      --workloads "${WORKLOADS:-anti:1000000:16,indep:500000:12}" --templates "${TEMPLATES:-mdmc}" \
+      --configs "$CONFIGS" --gpu-cores "$cores" --repeats "${REPEATS:-3}" --timeout "${TIMEOUT:-300}" \
+      --csv "$out/devices-c$cores.csv" 2>&1 | tee "$logs/bench-c$cores.log"
+    [ "${PIPESTATUS[0]}" = 0 ] || status=1
+    cat "$logs/bench-c$cores.log" >>"$out/devices.txt"
+  done
   cat "$out/devices.txt"
   tar czf "$out/logs.tgz" -C "$logs" .
 fi

@@ -114,8 +114,7 @@ double empty_run_seconds(skycube::TemplateKind kind, const skycube::DeviceOption
   policy.gpu_chunk =
       std::max<std::size_t>(1, per_kind[1].items / std::max<std::size_t>(per_kind[1].tasks, 1));
   const auto plan = skycube::plan_devices(devices);
-  scheduler::SchedulerOptions options =
-      skycube::scheduler_options(kind, plan, threads, skycube::DeviceOptions{});
+  scheduler::SchedulerOptions options = skycube::scheduler_options(kind, plan, threads, devices);
   scheduler::Scheduler s(plan.machine, options);
   scheduler::Codelet empty;
   empty.name = "empty";
@@ -149,10 +148,11 @@ std::string one_line(std::string s) {
 }
 
 std::string child_run(const datagen::GeneratorSpec& spec, const skycube::SkycubeOptions& options,
-                      const std::string& config, bool overhead) {
+                      const std::string& config, int gpu_cores, bool overhead) {
   const Dataset data = datagen::generate(spec);
   skycube::DeviceOptions devices;
   devices.devices = parse_devices("--configs", device_list(config));
+  devices.gpu_cores = gpu_cores;
   const skycube::SkycubeResult r = skycube::compute_skycube(data, options, devices);
   std::ostringstream s;
   double device_phase = 0;
@@ -175,7 +175,7 @@ std::string child_run(const datagen::GeneratorSpec& spec, const skycube::Skycube
 }
 
 Measurement run_child(const datagen::GeneratorSpec& spec, const skycube::SkycubeOptions& options,
-                      const std::string& config, bool overhead, double timeout_s) {
+                      const std::string& config, int gpu_cores, bool overhead, double timeout_s) {
   int fds[2];
   if (pipe(fds) != 0) throw Error::internal("pipe failed");
   const pid_t pid = fork();
@@ -184,7 +184,7 @@ Measurement run_child(const datagen::GeneratorSpec& spec, const skycube::Skycube
     close(fds[0]);
     std::string line;
     try {
-      line = child_run(spec, options, config, overhead);
+      line = child_run(spec, options, config, gpu_cores, overhead);
     } catch (const std::exception& e) {
       line = std::string("error\t") + one_line(e.what()) + "\n";
     }
@@ -253,6 +253,7 @@ int main(int argc, char** argv) try {
                         "device configs, '+' inside one: cpu,gpu,all,gpu0,gpu0+gpu1,numa0 "
                         "(default cpu,gpu,all; gpu = every GPU)"},
                        {"threads", "T", "CPU workers' cores (default 0 = every selected core)"},
+                       {"gpu-cores", "C", "cores per GPU host worker (default 0 = the template's choice)"},
                        {"max-level", "L", "partial skycube (default full)"},
                        {"repeats", "R", "runs per configuration; the median is reported (default 3)"},
                        {"no-overhead", "", "skip the empty-body replay that measures scheduling overhead"},
@@ -268,6 +269,7 @@ int main(int argc, char** argv) try {
   const auto templates = split(args.get_or("templates", "mdmc,sdsc"), ',');
   const auto configs = split(args.get_or("configs", "cpu,gpu,all"), ',');
   const int threads = static_cast<int>(args.get_int("threads", 0, 0, 1 << 16));
+  const int gpu_cores = static_cast<int>(args.get_int("gpu-cores", 0, 0, 1 << 16));
   const int max_level = static_cast<int>(args.get_int("max-level", 0, 0, 32));
   const int repeats = static_cast<int>(args.get_int("repeats", 3, 1, 100));
   const bool overhead = !args.has("no-overhead");
@@ -278,7 +280,8 @@ int main(int argc, char** argv) try {
   if (const auto path = args.get("csv")) {
     csv.open(*path);
     if (!csv) throw Error::io(*path, "cannot write");
-    csv << "workload,n,d,template,config,threads,max_level,repeat,total_s,device_phase_s,phases,extended_"
+    csv << "workload,n,d,template,config,threads,gpu_cores,max_level,repeat,total_s,device_phase_s,phases,"
+           "extended_"
            "skyline,"
            "ids_stored,workers,device_shares,failures,overhead_s,overhead_pct,same_cube_as_first_config,peak_"
            "rss_mib,"
@@ -298,7 +301,7 @@ int main(int argc, char** argv) try {
       for (const auto& config : configs) {
         std::vector<Measurement> runs;
         for (int r = 0; r < repeats; ++r) {
-          runs.push_back(run_child(spec, options, config, overhead, timeout));
+          runs.push_back(run_child(spec, options, config, gpu_cores, overhead, timeout));
           const Measurement& m = runs.back();
           const bool same = !have_first || m.cube == first_cube;
           if (m.ok && !have_first) {
@@ -307,10 +310,10 @@ int main(int argc, char** argv) try {
           }
           if (csv) {
             csv << w << ',' << spec.n << ',' << spec.d << ',' << t << ',' << config << ',' << threads << ','
-                << (options.max_level ? options.max_level : spec.d) << ',' << r << ',' << m.total << ','
-                << m.device_phase << ",\"" << m.phases << "\"," << m.ext_skyline << ',' << m.ids << ','
-                << m.workers << ",\"" << m.shares << "\"," << m.failures << ',' << m.overhead << ','
-                << (m.device_phase > 0 ? 100.0 * m.overhead / m.device_phase : 0.0) << ','
+                << gpu_cores << ',' << (options.max_level ? options.max_level : spec.d) << ',' << r << ','
+                << m.total << ',' << m.device_phase << ",\"" << m.phases << "\"," << m.ext_skyline << ','
+                << m.ids << ',' << m.workers << ",\"" << m.shares << "\"," << m.failures << ',' << m.overhead
+                << ',' << (m.device_phase > 0 ? 100.0 * m.overhead / m.device_phase : 0.0) << ','
                 << (m.ok ? (same ? "yes" : "NO") : "") << ',' << static_cast<double>(m.peak_rss_kib) / 1024.0
                 << ',' << (m.ok ? "ok" : "\"" + m.error + "\"") << '\n';
             csv.flush();

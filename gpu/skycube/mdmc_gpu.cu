@@ -218,6 +218,7 @@ class MdmcGpuState {
                  ? options.batch_points
                  : std::clamp<std::size_t>((std::size_t{64} << 20) / per_point, 1, 16384);
     batch_ = std::max<std::size_t>(1, std::min(batch_, s));
+    insert_threads_ = std::max(1, options.insert_threads);
 
     median_ = gpu::DeviceBuffer<Mask>(s);
     quartile_ = gpu::DeviceBuffer<Mask>(s);
@@ -282,7 +283,8 @@ class MdmcGpuState {
       batch.download = elapsed(computed_[pending_slot], done_[pending_slot]);
       times_ += batch;
       if (time_log_) time_log_->add(batch);
-      out.insert_batch(ids.subspan(pending_begin, pending_count), {host_[pending_slot], pending_count * out_words_});
+      out.insert_batch(ids.subspan(pending_begin, pending_count),
+                       {host_[pending_slot], pending_count * out_words_}, insert_threads_);
       pending_slot = -1;
     };
     int slot = 0;
@@ -332,6 +334,7 @@ class MdmcGpuState {
   std::size_t out_words_ = 0;
   std::size_t shared_bytes_ = 0;
   std::size_t batch_ = 1;
+  int insert_threads_ = 1;
   bool global_bitmaps_ = false;
   gpu::DeviceBuffer<Mask> median_, quartile_, octile_;
   gpu::DeviceBuffer<float> rows_;

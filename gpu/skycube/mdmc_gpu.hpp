@@ -30,6 +30,9 @@ struct MdmcGpuOptions {
   bool force_global_bitmaps = false;
   // Points per kernel launch; 0 = chosen from d (bounded device memory for the outputs).
   std::size_t batch_points = 0;
+  // Host threads that append a batch's bitmaps to the HashCube part while the next batch runs
+  // (the calling thread and insert_threads - 1 more): at d = 16 one thread cannot keep up.
+  int insert_threads = 1;
   // Where the hook adds its device time (tree upload, kernels, bitmap downloads); optional.
   std::shared_ptr<gpu::DeviceTimeLog> time_log;
 };

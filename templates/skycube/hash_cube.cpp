@@ -193,7 +193,7 @@ void HashCubePart::insert(PointId id, std::span<const Word> dominated) {
   insert_batch(std::span<const PointId>(&id, 1), dominated);
 }
 
-void HashCubePart::insert_batch(std::span<const PointId> ids, std::span<const Word> dominated) {
+void HashCubePart::insert_batch(std::span<const PointId> ids, std::span<const Word> dominated, int threads) {
   const std::size_t words = words_.size();
   if (dominated.size() != ids.size() * words)
     throw Error::internal("HashCubePart::insert_batch: " + std::to_string(dominated.size()) + " words for " +
@@ -204,28 +204,56 @@ void HashCubePart::insert_batch(std::span<const PointId> ids, std::span<const Wo
   // or not (the buffer advances only past kept ones), so no branch depends on the data.
   constexpr std::size_t line = 64 / sizeof(Word);
   constexpr std::size_t tile = 256;
-  for (std::size_t p0 = 0; p0 < ids.size(); p0 += tile) {
-    const std::size_t count = std::min(tile, ids.size() - p0);
-    for (std::size_t w0 = 0; w0 < words; w0 += line) {
-      const std::size_t width = std::min(line, words - w0);
-      Entry* out[line];
-      Entry* first[line];
-      Word invalid[line];
-      for (std::size_t k = 0; k < width; ++k) {
-        out[k] = first[k] = words_[w0 + k].reserve_more(count);
-        invalid[k] = ~valid_[w0 + k];
-      }
-      for (std::size_t i = p0; i < p0 + count; ++i) {
-        const Word* row = dominated.data() + i * words + w0;
+  const auto insert_lines = [&](std::size_t begin, std::size_t end) {  // word positions [begin, end)
+    for (std::size_t p0 = 0; p0 < ids.size(); p0 += tile) {
+      const std::size_t count = std::min(tile, ids.size() - p0);
+      for (std::size_t w0 = begin; w0 < end; w0 += line) {
+        const std::size_t width = std::min(line, end - w0);
+        Entry* out[line];
+        Entry* first[line];
+        Word invalid[line];
         for (std::size_t k = 0; k < width; ++k) {
-          const Word key = row[k] | invalid[k];
-          *out[k] = {key, ids[i]};
-          out[k] += key != all_ones ? 1 : 0;
+          out[k] = first[k] = words_[w0 + k].reserve_more(count);
+          invalid[k] = ~valid_[w0 + k];
         }
+        for (std::size_t i = p0; i < p0 + count; ++i) {
+          const Word* row = dominated.data() + i * words + w0;
+          for (std::size_t k = 0; k < width; ++k) {
+            const Word key = row[k] | invalid[k];
+            *out[k] = {key, ids[i]};
+            out[k] += key != all_ones ? 1 : 0;
+          }
+        }
+        for (std::size_t k = 0; k < width; ++k)
+          words_[w0 + k].commit(static_cast<std::size_t>(out[k] - first[k]));
       }
-      for (std::size_t k = 0; k < width; ++k) words_[w0 + k].commit(static_cast<std::size_t>(out[k] - first[k]));
     }
+  };
+  const std::size_t lines = (words + line - 1) / line;
+  const std::size_t team = std::min(lines, static_cast<std::size_t>(std::max(threads, 1)));
+  if (team <= 1) {
+    insert_lines(0, words);
+    return;
   }
+  // Each thread a contiguous run of whole lines (this one takes the first); the first failure is
+  // rethrown once every thread has stopped.
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  const auto run = [&](std::size_t t) {
+    try {
+      insert_lines(std::min(words, lines * t / team * line), std::min(words, lines * (t + 1) / team * line));
+    } catch (...) {
+      const std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> helpers;
+    helpers.reserve(team - 1);
+    for (std::size_t t = 1; t < team; ++t) helpers.emplace_back(run, t);
+    run(0);
+  }
+  if (failure) std::rethrow_exception(failure);
 }
 
 // ---- HashCube: construction ------------------------------------------------------------------

@@ -44,8 +44,10 @@ class HashCubePart {
   void insert(PointId id, std::span<const Word> dominated);
   // Many points at once: dominated holds ids.size() rows of words_for(d) words, row i for ids[i].
   // Same result as inserting them one by one, several times faster: each cache line of words is
-  // read once and appended branch-free to its word positions.
-  void insert_batch(std::span<const PointId> ids, std::span<const Word> dominated);
+  // read once and appended branch-free to its word positions. Word positions are independent, so
+  // `threads` threads (this one and threads - 1 started for the call) split them; the result is the
+  // same for any count.
+  void insert_batch(std::span<const PointId> ids, std::span<const Word> dominated, int threads = 1);
 
   // Removes the entries of every id for which drop(id) holds: undoes the inserts of a task that
   // failed part-way, before it runs again elsewhere (ids must stay distinct across parts).

@@ -21,7 +21,7 @@ namespace sextant::skycube {
 namespace {
 
 SkycubeResult run(const Dataset& data, TemplateKind kind, int max_level, int threads,
-                  const std::string& devices, const std::string& faults = "") {
+                  const std::string& devices, const std::string& faults = "", int gpu_cores = 0) {
   SkycubeOptions options;
   options.kind = kind;
   options.max_level = max_level;
@@ -29,6 +29,7 @@ SkycubeResult run(const Dataset& data, TemplateKind kind, int max_level, int thr
   DeviceOptions on;
   on.devices = parse_devices("devices", devices);
   if (!faults.empty()) on.faults = scheduler::FaultInjection::parse("faults", faults);
+  on.gpu_cores = gpu_cores;
   return compute_skycube(data, options, on);
 }
 
@@ -130,6 +131,21 @@ TEST(SkycubeOnGpus, LatticeTemplatesOnGpusGiveTheReferenceOrAClearError) {
   // SDSC uses a GPU where a GPU cuboid hook exists (else the GPUs sit out).
   testing::expect_same_skycube(run(data, TemplateKind::sdsc, 6, 0, "all").cube, expected);
   testing::expect_same_skycube(run(data, TemplateKind::sdsc, 6, 0, "cpu,gpu0").cube, expected);
+}
+
+// MDMC's GPU host worker inserts with as many threads as it owns cores: any count (one word line
+// each or several, with CPU workers beside it or not) gives the reference cube, here at d = 12
+// (8 cache lines of words per point), against the CPU's cube (the conformance tests hold that one
+// to the reference; the brute-force reference is too slow at d = 12).
+TEST(SkycubeOnGpus, MdmcInsertionCoresGiveTheCpuCube) {
+  SEXTANT_REQUIRE_GPUS(1);
+  const Dataset data = anticorrelated(3000, 12, 31);
+  const HashCube expected = run(data, TemplateKind::mdmc, 12, 0, "cpu").cube;
+  for (int cores : {1, 3, 8})
+    for (const char* devices : {"gpu0", "all"}) {
+      SCOPED_TRACE(std::string(devices) + " with " + std::to_string(cores) + " cores per GPU");
+      testing::expect_same_skycube(run(data, TemplateKind::mdmc, 12, 0, devices, "", cores).cube, expected);
+    }
 }
 
 TEST(SkycubeOnGpus, MultiGpuRunsShareTheWork) {

@@ -16,8 +16,8 @@
 #include "core/device.hpp"
 #include "core/error.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
-#include "cpu/skycube/quad_tree_cpu.hpp"
 #include "cpu/skycube/mdmc_cpu.hpp"
+#include "cpu/skycube/quad_tree_cpu.hpp"
 #include "cpu/skycube/reference_skycube.hpp"
 #include "datagen/skyline_generator.hpp"
 #include "scheduler/scheduler.hpp"
@@ -225,6 +225,10 @@ TEST(SkycubeOnDevices, BadDeviceRequestsAreClearErrors) {
               run(data, TemplateKind::reference, 3, 0, on({two_nodes, "gpu0"}));
             }),
             ErrorKind::unsupported);
+  // Cores per GPU host worker: 0 is the template's choice, below is an error.
+  DeviceOptions negative = on({two_nodes, "numa0"});
+  negative.gpu_cores = -1;
+  EXPECT_EQ(error_kind([&] { run(data, TemplateKind::mdmc, 3, 0, negative); }), ErrorKind::bad_argument);
   try {
     run(data, TemplateKind::mdmc, 3, 0, on({two_nodes, "gpu0"}));
   } catch (const Error& e) {

@@ -105,6 +105,39 @@ TEST(Workers, GpuHostThreadsGetACoreOfTheirOwn) {
   EXPECT_EQ(workers[0].cores, (std::vector<int>{2}));
 }
 
+TEST(Workers, GpuHostWorkersCanOwnSeveralCores) {
+  const Topology t = machine("package:1 numa:1 core:8 pu:1", 2, 0);  // both GPUs on numa0
+  WorkerLayout layout;
+  layout.gpu_own_core = true;
+  layout.gpu_cores = 3;
+  auto workers = plan_workers(t, layout);
+  // Every core has a CPU worker at first: gpu0 takes 7, 6, 5 and gpu1 takes 4, 3, 2.
+  ASSERT_EQ(workers.size(), 4u);
+  EXPECT_EQ(workers[0].cores, (std::vector<int>{0}));
+  EXPECT_EQ(workers[1].cores, (std::vector<int>{1}));
+  EXPECT_EQ(workers[2].cores, (std::vector<int>{5, 6, 7}));
+  EXPECT_EQ(workers[3].cores, (std::vector<int>{2, 3, 4}));
+  EXPECT_EQ(workers[2].threads(), 3);
+  EXPECT_FALSE(workers[2].shares_cores);
+  // With a core limit the free cores go first.
+  layout.cpu_cores = 6;
+  workers = plan_workers(t, layout);
+  ASSERT_EQ(workers.size(), 4u);
+  EXPECT_EQ(workers[2].cores, (std::vector<int>{5, 6, 7}));  // free 6 and 7, then CPU core 5
+  EXPECT_EQ(workers[3].cores, (std::vector<int>{2, 3, 4}));
+  // The CPU workers keep at least one core: gpu1 gets three of the four it asks for.
+  layout.cpu_cores = 0;
+  layout.gpu_cores = 4;
+  workers = plan_workers(t, layout);
+  ASSERT_EQ(workers.size(), 3u);
+  EXPECT_EQ(workers[0].cores, (std::vector<int>{0}));
+  EXPECT_EQ(workers[1].cores, (std::vector<int>{4, 5, 6, 7}));
+  EXPECT_EQ(workers[2].cores, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(workers[2].threads(), 3);
+  layout.gpu_cores = 0;
+  EXPECT_THROW(plan_workers(t, layout), Error);
+}
+
 TEST(Workers, SeveralHostWorkersPerGpu) {
   WorkerLayout layout;
   layout.gpu_workers = 2;

@@ -164,7 +164,8 @@ TEST(HashCube, RandomBitmapsMatchEveryQueryForAllSmallDims) {
 }
 
 // Batches of every size (0 included), over word counts below, at and past a cache line of words,
-// answer every query exactly like the bitmaps; a failed batch's ids can be erased again.
+// inserted by 1-4 threads, answer every query exactly like the bitmaps; a failed batch's ids can be
+// erased again.
 TEST(HashCube, BatchInsertsMatchTheBitmaps) {
   for (int d : {1, 4, 5, 6, 9, 10, 12}) {
     for (int max_level : {1, d}) {
@@ -183,16 +184,20 @@ TEST(HashCube, BatchInsertsMatchTheBitmaps) {
           std::copy(bitmaps[first + i].begin(), bitmaps[first + i].end(), rows.begin() + i * words);
         }
         HashCubePart& part = parts[rng.below(2)];
-        part.insert_batch(ids, rows);
+        const int threads = 1 + static_cast<int>(rng.below(4));
+        part.insert_batch(ids, rows, threads);
         if (count > 0 && rng.below(4) == 0) {  // undo and redo, as after a failed chunk
           part.erase_if([&](PointId id) { return id >= first && id < first + count; });
-          part.insert_batch(ids, rows);
+          part.insert_batch(ids, rows, threads);
         }
         first += count;
       }
       const HashCube cube = HashCube::from_parts(d, n, max_level, std::move(parts));
-      for (Mask m = 1; m <= full_mask(d); ++m)
-        if (level(m) <= max_level) ASSERT_EQ(cube.skyline(m), expected_skyline(bitmaps, m)) << "mask " << m;
+      for (Mask m = 1; m <= full_mask(d); ++m) {
+        if (level(m) <= max_level) {
+          ASSERT_EQ(cube.skyline(m), expected_skyline(bitmaps, m)) << "mask " << m;
+        }
+      }
       for (std::size_t id = 0; id < n; id += 7)
         EXPECT_EQ(cube.membership(static_cast<PointId>(id)), expected_membership(bitmaps[id], d, max_level));
     }
@@ -200,6 +205,7 @@ TEST(HashCube, BatchInsertsMatchTheBitmaps) {
   HashCubePart part(3, 3);
   const std::vector<PointId> ids = {1, 2};
   EXPECT_THROW(part.insert_batch(ids, std::vector<Word>(3)), Error);  // 2 points need 2 words
+  EXPECT_THROW(part.insert_batch(ids, std::vector<Word>(3), 4), Error);
 }
 
 TEST(HashCube, TwentyColumns) {
@@ -365,7 +371,8 @@ TEST(HashCube, ThreadCountDoesNotChangeTheCube) {
     return parts;
   };
   const HashCube one = HashCube::from_parts(d, bitmaps.size(), d, parts_of(), 1);
-  for (int threads : {2, 5, 16, 0}) EXPECT_EQ(HashCube::from_parts(d, bitmaps.size(), d, parts_of(), threads), one);
+  for (int threads : {2, 5, 16, 0})
+    EXPECT_EQ(HashCube::from_parts(d, bitmaps.size(), d, parts_of(), threads), one);
   for (Mask m = 1; m <= full_mask(d); m += 37) ASSERT_EQ(one.skyline(m), expected_skyline(bitmaps, m));
 
   auto parts = parts_of();

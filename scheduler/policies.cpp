@@ -49,8 +49,11 @@ double ThroughputModelPolicy::initial_weight(const WeightRequest& r) const noexc
   if (r.rate > 0) return r.rate;
   const double mean = r.kind == DeviceKind::gpu ? r.mean_gpu_rate : r.mean_cpu_rate;
   if (mean > 0) return mean;
+  // Nothing remembered of this kind: the other kind's rate scaled by the assumed ratio, else the
+  // ratio alone.
+  const double ratio = r.kind == DeviceKind::gpu ? gpu_weight : 1.0 / gpu_weight;
   const double other = r.kind == DeviceKind::gpu ? r.mean_cpu_rate : r.mean_gpu_rate;
-  return other > 0 ? other : 1.0;  // nothing remembered: equal shares
+  return other > 0 ? other * ratio : (r.kind == DeviceKind::gpu ? gpu_weight : 1.0);
 }
 
 }  // namespace sextant::scheduler

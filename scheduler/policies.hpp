@@ -83,6 +83,10 @@ struct ThroughputModelPolicy {
   std::size_t min_gpu_chunk = 1;
   std::size_t cpu_probe_divisor = 64;  // probe chunk = range / (divisor * participants)
   std::size_t gpu_probe_divisor = 8;
+  // A GPU worker's rate relative to a CPU worker's, assumed for its initial share until one is
+  // remembered: with equal shares a short run on many cores and a few GPUs leaves most of the
+  // range with the slow workers, and the GPUs spend the run stealing it back.
+  double gpu_weight = 1;
 
   std::size_t chunk(const ChunkRequest& r) const noexcept;
   std::size_t steal(const StealRequest& r) const noexcept;

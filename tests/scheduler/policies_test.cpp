@@ -77,6 +77,16 @@ TEST(ThroughputModelPolicy, StealsAndSharesFollowRates) {
   EXPECT_EQ(p.initial_weight({DeviceKind::cpu, 0, 0, 0}), 1.0);      // nothing known: equal
 }
 
+TEST(ThroughputModelPolicy, AnAssumedGpuRatioSetsSharesUntilRatesAreRemembered) {
+  ThroughputModelPolicy p;
+  p.gpu_weight = 64;
+  EXPECT_EQ(p.initial_weight({DeviceKind::gpu, 0, 0, 0}), 64.0);  // nothing known
+  EXPECT_EQ(p.initial_weight({DeviceKind::cpu, 0, 0, 0}), 1.0);
+  EXPECT_EQ(p.initial_weight({DeviceKind::gpu, 0, 1e6, 0}), 64e6);   // from the CPUs' rate
+  EXPECT_EQ(p.initial_weight({DeviceKind::cpu, 0, 0, 64e6}), 1e6);   // from the GPUs' rate
+  EXPECT_EQ(p.initial_weight({DeviceKind::gpu, 0, 1e6, 4e6}), 4e6);  // its kind's own rate wins
+}
+
 // A user policy only needs the concept's members.
 struct FixedPolicy {
   static constexpr std::string_view name = "fixed";

@@ -24,6 +24,7 @@
 #if SEXTANT_HAS_CUDA
 #include <mutex>
 
+#include "gpu/device_query.hpp"
 #include "gpu/skycube/cuboid_gpu.hpp"
 #include "gpu/skycube/extended_skyline_gpu.hpp"
 #include "gpu/skycube/mdmc_gpu.hpp"
@@ -252,6 +253,15 @@ SkycubeResult run_scheduled(const Dataset& data, TemplateKind kind, int max_leve
   throw Error::internal("compute_on_devices: not a scheduled template");
 }
 
+// The distinct GPUs among the run's workers, in worker order.
+[[maybe_unused]] std::vector<int> gpu_ordinals(const Scheduler& s) {
+  std::vector<int> out;
+  for (const scheduler::WorkerInfo& w : s.workers())
+    if (w.kind == DeviceKind::gpu && std::find(out.begin(), out.end(), w.gpu_ordinal) == out.end())
+      out.push_back(w.gpu_ordinal);
+  return out;
+}
+
 // The first GPU among the run's workers, or -1.
 int first_gpu(const Scheduler& s) {
   for (const scheduler::WorkerInfo& w : s.workers())
@@ -269,6 +279,18 @@ SkycubeResult compute_on_devices(const Dataset& data, TemplateKind kind, int max
   [[maybe_unused]] const int gpu = first_gpu(s);
 #if SEXTANT_HAS_CUDA
   if (gpu >= 0) {
+    // The other GPUs' contexts are created while the first GPU computes the extended skyline and
+    // the quad tree (0.1-0.3 s each, otherwise paid inside the scheduled phase). A failure here
+    // is left to the worker, which meets it again and retires that GPU.
+    std::vector<std::jthread> warm;
+    for (const int ordinal : gpu_ordinals(s))
+      if (ordinal != gpu)
+        warm.emplace_back([ordinal] {
+          try {
+            gpu::initialise(ordinal);
+          } catch (...) {
+          }
+        });
     gpu::ExtendedSkylineGpu extended(gpu);
     gpu::QuadTreeGpu tree(gpu);
     result = run_scheduled(data, kind, max_level, s, extended, tree);

@@ -1,9 +1,8 @@
-#include "gpu/device_query.hpp"
-
 #include <cuda_runtime.h>
 
 #include "gpu/cuda_check.cuh"
 #include "gpu/device_buffer.cuh"
+#include "gpu/device_query.hpp"
 
 namespace sextant::gpu {
 
@@ -51,6 +50,12 @@ __global__ void square_plus_one(unsigned* out, std::size_t n) {
   if (i < n) out[i] = static_cast<unsigned>(i * i + 1);
 }
 }  // namespace
+
+void initialise(int ordinal) {
+  device_info(ordinal);  // validates the ordinal
+  ScopedDevice scope(ordinal);
+  SEXTANT_CUDA_CHECK(cudaFree(nullptr));
+}
 
 std::vector<unsigned> smoke_test(int ordinal, std::size_t n) {
   device_info(ordinal);  // validates the ordinal

@@ -26,6 +26,11 @@ int device_count() noexcept;
 GpuInfo device_info(int ordinal);
 std::vector<GpuInfo> all_devices();
 
+// Creates GPU `ordinal`'s context now (the calling thread's current device is left as it was), so
+// that the first real call on it does not pay for that; a run can do it for every GPU at once while
+// other work goes on. Throws Error on a CUDA error.
+void initialise(int ordinal);
+
 // Launches a kernel on `ordinal` that writes i*i+1 into n uint32 values and copies them back;
 // returns them. A smoke test of the toolchain/driver pairing; throws Error on any CUDA error.
 std::vector<unsigned> smoke_test(int ordinal, std::size_t n);

@@ -30,6 +30,16 @@ TEST(GpuDevice, KernelWritesEveryElement) {
 #endif
 }
 
+TEST(GpuDevice, InitialiseNamesItsGpuAndRejectsOthers) {
+  SEXTANT_REQUIRE_GPUS(1);
+#if SEXTANT_HAS_CUDA
+  for (int g = 0; g < gpu::device_count(); ++g) EXPECT_NO_THROW(gpu::initialise(g));
+  EXPECT_THROW(gpu::initialise(-1), Error);
+  EXPECT_THROW(gpu::initialise(gpu::device_count()), Error);
+  EXPECT_EQ(gpu::smoke_test(0, 10)[9], 82u);  // the device still works after
+#endif
+}
+
 TEST(GpuDevice, MultipleGpusEachRunKernels) {
   SEXTANT_REQUIRE_GPUS(2);
 #if SEXTANT_HAS_CUDA

@@ -5,9 +5,14 @@
 #   2. the GPU tests (shared conformance body + GPU cases);
 #   3. the throughput check (sum, W = 1 s, S = 10 ms, 1 key in order / 1 s delay, 1000 keys);
 #   4. compute-sanitizer memcheck and racecheck on a small subset;
-#   5. the host emulation of the GPU algorithm; a summary, printed last.
-# Logs go to $OUT when set (else <build>/out). Exit status: 0 only if every step passed.
-#   SEXTANT_BUILD_DIR (default <repo>/build), SKIP_SANITIZERS=1, SKIP_THROUGHPUT=1.
+#   5. the host emulation of the GPU algorithm;
+#   6. with BENCH=1, the measurements behind docs/PERFORMANCE.md: the paper's batch-size series on
+#      the GPU, the CPU thread series (projection included), the CPU operator per core
+#      (cpu_stream_kernel, in memory and hot), and with NCU=1 the GPU time per kernel of a
+#      4 MiB-batch run (ncu); a summary, printed last.
+# Logs go to $OUT when set (else <build>/out), packed into logs.tgz as well (the lent machine
+# returns few files). Exit status: 0 only if every step passed.
+#   SEXTANT_BUILD_DIR (default <repo>/build), SKIP_SANITIZERS=1, SKIP_THROUGHPUT=1, BENCH=1, NCU=1.
 set -uo pipefail
 start=$(date +%s)
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,10 +38,11 @@ if [ -n "${SEXTANT_PREBUILT:-}" ] && "$SEXTANT_PREBUILT/stream_window_gpu_tests"
   note "build: carried binaries run here"
 else
   echo "== configure + build ($(nproc) cores)"
+  targets=(stream_window_gpu_tests stream_window_gpu_emulation_tests gpu_tests)
+  [ "${BENCH:-0}" = 1 ] && targets+=(stream_throughput cpu_stream_kernel)
   if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON \
-    -DSEXTANT_BUILD_TESTS=ON -DSEXTANT_BUILD_BENCHMARKS=OFF >"$out/build.log" 2>&1 &&
-    cmake --build "$build" -j "$(nproc)" --target stream_window_gpu_tests stream_window_gpu_emulation_tests \
-      >>"$out/build.log" 2>&1; then
+    -DSEXTANT_BUILD_TESTS=ON -DSEXTANT_BUILD_BENCHMARKS="$([ "${BENCH:-0}" = 1 ] && echo ON || echo OFF)" \
+    >"$out/build.log" 2>&1 && cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >>"$out/build.log" 2>&1; then
     note "build: ok ($(elapsed) s)"
   else
     tail -n 60 "$out/build.log"
@@ -61,6 +67,7 @@ run_step() {  # run_step <name> <log> <command...>
 
 echo "== tests"
 run_step "gpu tests" gpu-tests.log timeout 120 "$gpu_tests" --gtest_brief=1
+[ -x "$build/tests/gpu/gpu_tests" ] && run_step "device tests" device-tests.log timeout 60 "$build/tests/gpu/gpu_tests" --gtest_brief=1
 
 if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
   echo "== throughput"
@@ -84,6 +91,31 @@ fi
 echo "== emulation"
 run_step "emulation tests" emulation-tests.log timeout 60 "$emu_tests" --gtest_brief=1
 
+if [ "${BENCH:-0}" = 1 ]; then
+  echo "== bench"
+  bench=$build/bench/window
+  run_step "gpu batch series" bench-gpu-batch.txt timeout 240 "$bench/stream_throughput" --device gpu0 \
+    --experiment batch --tuples $((1 << 23)) --repeats 3 --csv "$out/bench-gpu-batch.csv"
+  run_step "cpu thread series" bench-cpu-threads.txt timeout 150 "$bench/stream_throughput" --device cpu \
+    --experiment threads --tuples $((1 << 24)) --repeats 3 --csv "$out/bench-cpu-threads.csv"
+  # The CPU operator per core on projected columns: 1 key and 1000 keys, in order and up to 1 s late,
+  # 1M-tuple and 4 MiB (131072) batches, 1 and 10 tuples per us; then one batch kept hot in cache.
+  {
+    for args in "1 0 1000000 1 1" "1 1000000 1000000 1 1" "1 0 131072 1 10" "1 1000000 131072 1 10" \
+      "1000 0 1000000 1 100" "1000 1000000 1000000 1 100" "1 0 1000000 1 1 hot"; do
+      # shellcheck disable=SC2086
+      "$bench/cpu_stream_kernel" 16000000 $args
+    done
+  } >"$out/bench-cpu-kernel.txt" 2>&1 || status=1
+  cat "$out/bench-cpu-kernel.txt"
+  if [ "${NCU:-0}" = 1 ] && command -v ncu >/dev/null 2>&1; then
+    run_step "ncu per kernel (4 MiB batches)" ncu-per-kernel.txt timeout 200 ncu --clock-control none \
+      --metrics gpu__time_duration.sum --print-summary per-kernel "$bench/stream_throughput" --device gpu0 \
+      --experiment aggregate --batch 4096 --tuples $((1 << 20)) --repeats 1 --csv "$out/ncu-run.csv"
+  fi
+fi
+
 echo "== summary ($(elapsed) s)"
-printf '%s\n' "${summary[@]}"
+printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
+tar czf "$build/logs.tgz" -C "$out" . && mv "$build/logs.tgz" "$out/logs.tgz"
 exit $status

@@ -5,7 +5,7 @@
 // microseconds, as in the paper; the stream advances `--rate` tuples per microsecond.
 //
 //   stream_throughput [--device cpu|gpu0] [--experiment batch|slide|nw|keys|aggregate|delay|threads|all]
-//                     [--quick] [--tuples N] [--rate R] [--repeats R] [--threads T] [--csv F]
+//                     [--quick] [--tuples N] [--rate R] [--repeats R] [--threads T] [--batch KIB] [--csv F]
 //
 // Experiments (defaults: sum over the first int32 field, one key, W = 1 s, S = 10 ms, n_w = 100,
 // batches of 4 MiB of tuples = 131072, in order, every core):
@@ -209,6 +209,8 @@ int main(int argc, char** argv) {
             {"repeats", "R", "runs per point, the median is reported (default 3; --quick 1)"},
             {"threads", "T", "CPU threads of the operator and the projection (default every core)"},
             {"gpu-batch", "B", "GPU: tuples per device chunk (default the backend's)"},
+            {"batch", "KIB",
+             "push batches of KIB KiB of 32-byte tuples at every point (default the experiment's)"},
             {"csv", "F", "write every point here (default stream_throughput_<device>.csv)"},
             {"help", "", "this text"},
         });
@@ -227,6 +229,7 @@ int main(int argc, char** argv) {
     const int repeats = static_cast<int>(args.get_int("repeats", quick ? 1 : 3, 1, 100));
     const int threads = static_cast<int>(args.get_int("threads", 0, 1, 4096));
     const auto gpu_batch = static_cast<std::size_t>(args.get_int("gpu-batch", 0, 1, 1LL << 32));
+    const auto batch_kib = static_cast<std::size_t>(args.get_int("batch", 0, 1, 1LL << 24));
     const int cores = threads > 0 ? threads : omp_get_max_threads();
     const std::string csv_path = args.get_or("csv", "stream_throughput_" + to_string(device) + ".csv");
     const std::string which = args.get_or("experiment", "all");
@@ -236,6 +239,9 @@ int main(int argc, char** argv) {
       if (which == "all" || which == name)
         for (const Point& p : experiment(name, quick, cores)) points.push_back(p);
     if (points.empty()) experiment(which, quick, cores);  // throws naming the experiment
+    if (batch_kib > 0)
+      for (Point& p : points)
+        p.batch = std::max<std::size_t>(1, batch_kib * 1024 / sizeof(datagen::StreamTuple));
 
     std::printf(
         "# stream_throughput: device %s, %zu tuples of 32 bytes (%.2f GiB), %lld tuples/us, median of %d\n",

@@ -139,6 +139,7 @@ DeviceExec::DeviceExec(int device) : device_(device) {
   SEXTANT_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors_, cudaDevAttrMultiProcessorCount, device));
   SEXTANT_CUDA_CHECK(cudaStreamCreateWithFlags(&compute_, cudaStreamNonBlocking));
   SEXTANT_CUDA_CHECK(cudaStreamCreateWithFlags(&copy_, cudaStreamNonBlocking));
+  mailbox_ = static_cast<unsigned char*>(::sextant::gpu::allocate_pinned(mailbox_bytes));
   for (int i = 0; i < 2; ++i) {
     SEXTANT_CUDA_CHECK(cudaEventCreateWithFlags(&copied_[i], cudaEventDisableTiming));
     SEXTANT_CUDA_CHECK(cudaEventCreateWithFlags(&consumed_[i], cudaEventDisableTiming));
@@ -151,6 +152,7 @@ DeviceExec::~DeviceExec() {
   if (compute_ != nullptr) cudaStreamSynchronize(compute_);
   for (Slot& s : slots_)
     if (s.staging != nullptr) cudaFreeHost(s.staging);
+  ::sextant::gpu::free_pinned(mailbox_);
   for (int i = 0; i < 2; ++i) {
     if (copied_[i] != nullptr) cudaEventDestroy(copied_[i]);
     if (consumed_[i] != nullptr) cudaEventDestroy(consumed_[i]);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <cub/device/device_reduce.cuh>
 #include <utility>
 
@@ -100,12 +101,18 @@ class DeviceExec {
     if (n > 0)
       SEXTANT_CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyDeviceToDevice, compute_));
   }
-  // Device -> host; returns once the data is there.
+  // Device -> host; returns once the data is there. Small reads (the counts the host needs
+  // several times per push) go through page-locked memory: a pageable copy costs more than the
+  // synchronisation itself.
   template <class T>
   void read(T* host, const T* src, std::size_t n) {
+    const std::size_t bytes = n * sizeof(T);
+    const bool small = bytes <= mailbox_bytes;
     if (n > 0)
-      SEXTANT_CUDA_CHECK(cudaMemcpyAsync(host, src, n * sizeof(T), cudaMemcpyDeviceToHost, compute_));
+      SEXTANT_CUDA_CHECK(cudaMemcpyAsync(small ? static_cast<void*>(mailbox_) : host, src, bytes,
+                                         cudaMemcpyDeviceToHost, compute_));
     sync();
+    if (n > 0 && small) std::memcpy(host, mailbox_, bytes);
   }
   void sync();
   void drain();  // both streams
@@ -160,8 +167,10 @@ class DeviceExec {
   const void* put(Slot& s, const void* column, std::size_t element, std::size_t first, std::size_t n,
                   void* device, std::size_t& staged);
 
+  static constexpr std::size_t mailbox_bytes = 4096;
   int device_ = 0;
   int multiprocessors_ = 1;
+  unsigned char* mailbox_ = nullptr;  // page-locked, mailbox_bytes
   cudaStream_t compute_ = nullptr;
   cudaStream_t copy_ = nullptr;
   cudaEvent_t copied_[2] = {};    // a slot's upload is complete

@@ -194,9 +194,10 @@ struct PrepareStats {
 // Everything the host reads back from the pane stage, in one struct: one copy per sync.
 struct Scalars {
   PrepareStats stats;
-  u64 runs = 0;   // reduce-by-key output
-  u64 count = 0;  // a count the host needs (released panes)
-  u32 slots = 0;  // slots handed out by the key table
+  u64 runs = 0;     // reduce-by-key output
+  u64 count = 0;    // a count the host needs (released panes)
+  u64 pending = 0;  // pending panes after a merge, until the host next needs them
+  u32 slots = 0;    // slots handed out by the key table
 };
 
 struct Rehash {
@@ -358,6 +359,23 @@ struct CountBelow {
   u64 limit;
   u64* out;
   SEXTANT_HD void operator()(u64) const { *out = lower_bound_u64(keys, n, limit); }
+};
+
+// CountBelow over the *n entries a merge left on the device: one read brings both counts back.
+struct CountBelowPending {
+  const u64* keys;
+  const u64* n;
+  u64 limit;
+  u64* out;
+  SEXTANT_HD void operator()(u64) const { *out = lower_bound_u64(keys, *n, limit); }
+};
+
+// The last inclusive-scan value, where the host can read it later with other scalars.
+struct StoreLast {
+  const u32* scan;
+  u64 n;
+  u64* out;
+  SEXTANT_HD void operator()(u64) const { *out = scan[n - 1]; }
 };
 
 // Released entries [0, released) unpacked for the window stage; the rest rebased by `delta`.

@@ -182,7 +182,7 @@ class PaneCore {
     if (count_) {
       slot_tuples_.grow_keep(exec_, old_slots, slot_cap, i64{0});
       open_.grow_keep(exec_, old_slots, slot_cap, P::identity());
-    } else if (slot_bits_ != old_bits && pending_ > 0) {
+    } else if (slot_bits_ != old_bits && pending() > 0) {
       exec_.for_each(pending_, Repack{pending_keys_[cur_].data() + head_, old_bits, slot_bits_, 0});
     }
   }
@@ -258,6 +258,15 @@ class PaneCore {
     counters_.watermarks_ignored += s.stats.ignored;
   }
 
+  // Pending panes, read from the device when a merge left the count there.
+  std::size_t pending() {
+    if (!pending_known_) {
+      pending_ = read_one(&scalars_.data()->pending);
+      pending_known_ = true;
+    }
+    return pending_;
+  }
+
   std::string read_timestamp(const ChunkColumns& c, u64 i) { return std::to_string(read_one(c.ts + i)); }
 
   // Values sorted with the keys, as raw bits: 4 or 8 bytes (none for count).
@@ -282,7 +291,7 @@ class PaneCore {
   }
 
   void merge_pending(std::size_t nb) {
-    const std::size_t na = pending_;
+    const std::size_t na = pending();
     if (na == 0) {
       std::swap(pending_keys_[cur_], run_keys_);
       std::swap(pending_parts_[cur_], run_parts_);
@@ -305,7 +314,10 @@ class PaneCore {
     exec_.inclusive_sum(heads_.data(), rank_.data(), m);
     exec_.for_each(m, CombineRuns<A>{merged_keys_.data(), merged_parts_.data(), heads_.data(), rank_.data(),
                                      m, pending_keys_[next].data(), pending_parts_[next].data()});
-    pending_ = read_one(rank_.data() + (m - 1));
+    // The merged count stays on the device until the host needs it: release reads it with the
+    // released count (one synchronisation fewer per push).
+    exec_.for_each(1, StoreLast{rank_.data(), m, &scalars_.data()->pending});
+    pending_known_ = false;
     cur_ = next;
     head_ = 0;
   }
@@ -361,7 +373,15 @@ class PaneCore {
     u64 delta = 0;
     if (!final && frontier > base_) delta = static_cast<u64>(frontier - base_);
     const u64 room = u64{1} << (63 - slot_bits_);
-    if (pending_ > 0) {
+    if (!pending_known_ && !final && delta > 0 && delta < room) {
+      Scalars* s = scalars_.data();
+      exec_.for_each(1, CountBelowPending{pending_keys_[cur_].data() + head_, &s->pending,
+                                          delta << slot_bits_, &s->count});
+      const Scalars both = read_scalars();
+      pending_ = both.pending;
+      pending_known_ = true;
+      released = both.count;
+    } else if (pending() > 0) {
       if (final || delta >= room) {
         released = pending_;
       } else if (delta > 0) {
@@ -369,6 +389,8 @@ class PaneCore {
                                      &scalars_.data()->count});
         released = read_one(&scalars_.data()->count);
       }
+    }
+    if (pending_ > 0) {
       if (released > 0 || delta > 0) {
         rel_slot_.reserve(exec_, released);
         rel_pane_.reserve(exec_, released);
@@ -411,7 +433,7 @@ class PaneCore {
   void take_snapshot() {
     snap_.wm = wm_;
     snap_.counters = counters_;
-    snap_.pending = pending_;
+    snap_.pending = pending();
     snap_.base = base_;
     snap_.slot_bits = slot_bits_;
     snap_.slots = slots_in_use_;
@@ -449,6 +471,7 @@ class PaneCore {
       exec_.copy(pending_parts_[cur_].data(), snap_.parts.data(), snap_.pending);
       head_ = 0;
       pending_ = snap_.pending;
+      pending_known_ = true;
       base_ = snap_.base;
       if (snap_.slot_bits != slot_bits_ && pending_ > 0)
         exec_.for_each(pending_, Repack{pending_keys_[cur_].data(), snap_.slot_bits, slot_bits_, 0});
@@ -490,7 +513,8 @@ class PaneCore {
   Buffer<P> pending_parts_[2];
   int cur_ = 0;
   std::size_t head_ = 0;
-  std::size_t pending_ = 0;
+  std::size_t pending_ = 0;  // exact when pending_known_, else in scalars_->pending
+  bool pending_known_ = true;
   i64 base_ = 0;
 
   // count windows

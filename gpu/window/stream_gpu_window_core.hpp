@@ -80,11 +80,14 @@ class WindowCore {
       emit(n, g, f, closed.slot_key, total, out);
     }
     keep_carry(n);
-    if (count_)
+    if (count_) {
       exec_.for_each(closed.slots, SlotFired{closed.slot_tuples, geometry_.pane, slot_fired_.data()});
-    else
+      exec_.sync();  // it reads the pane stage's counts, which its next push changes
+    } else {
+      // The reads above saw every use of the pane stage's buffers complete; what is still queued
+      // touches this stage's own, in stream order.
       fired_ = closed.frontier;
-    exec_.sync();
+    }
   }
 
  private:

@@ -93,16 +93,18 @@ run_step "emulation tests" emulation-tests.log timeout 60 "$emu_tests" --gtest_b
 
 if [ "${BENCH:-0}" = 1 ]; then
   echo "== bench"
+  lscpu | grep -E "Model name|^CPU\(s\)|Thread|L2|L3|NUMA node\(s\)" >>"$out/machine.txt"
   bench=$build/bench/window
   run_step "gpu batch series" bench-gpu-batch.txt timeout 240 "$bench/stream_throughput" --device gpu0 \
     --experiment batch --tuples $((1 << 23)) --repeats 3 --csv "$out/bench-gpu-batch.csv"
   run_step "cpu thread series" bench-cpu-threads.txt timeout 150 "$bench/stream_throughput" --device cpu \
     --experiment threads --tuples $((1 << 24)) --repeats 3 --csv "$out/bench-cpu-threads.csv"
   # The CPU operator per core on projected columns: 1 key and 1000 keys, in order and up to 1 s late,
-  # 1M-tuple and 4 MiB (131072) batches, 1 and 10 tuples per us; then one batch kept hot in cache.
+  # 1M-tuple and 4 MiB (131072) batches, 1 and 10 tuples per us; then without watermarks (nothing
+  # closes) from memory, and with one batch kept hot in cache.
   {
     for args in "1 0 1000000 1 1" "1 1000000 1000000 1 1" "1 0 131072 1 10" "1 1000000 131072 1 10" \
-      "1000 0 1000000 1 100" "1000 1000000 1000000 1 100" "1 0 1000000 1 1 hot"; do
+      "1000 0 1000000 1 100" "1000 1000000 1000000 1 100" "1 0 1000000 1 1 nowm" "1 0 1000000 1 1 hot"; do
       # shellcheck disable=SC2086
       "$bench/cpu_stream_kernel" 16000000 $args
     done

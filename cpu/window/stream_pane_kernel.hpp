@@ -129,6 +129,10 @@ template <class Isa>
 #if defined(__AVX2__)
 // AVX2: 8 tuples at once when they form a run: one pane, none late, watermarks that do not go
 // down (the in-order part of a stream). Returns false, having changed nothing, otherwise.
+[[gnu::always_inline]] inline __m256i max_epi64(__m256i a, __m256i b) {
+  return _mm256_blendv_epi8(b, a, _mm256_cmpgt_epi64(a, b));
+}
+
 template <StreamAggregate A, bool HasWm>
 [[gnu::always_inline]] inline bool add_run8(PaneShard<A>& s, std::uint32_t id, std::int64_t lo,
                                             std::uint64_t mask, Partial<A>* slots, const PaneDivider& div,
@@ -140,11 +144,16 @@ template <StreamAggregate A, bool HasWm>
   if (x0 < threshold || x0 > INT64_MAX - p) return false;
   const std::int64_t pane = div(x0);
   if (static_cast<std::uint64_t>(pane) - static_cast<std::uint64_t>(lo) > mask) return false;
-  std::int64_t lowest = threshold;
+  // Each tuple must reach its pane's start and its own late threshold: with watermarks, that of
+  // the watermark before it (the one before the run, then w0 .. w6), late_threshold(w) =
+  // max(w, L) - L; without, the run's.
+  const __m256i start = _mm256_set1_epi64x(pane * p);
+  __m256i low0 = _mm256_set1_epi64x(std::max(threshold, pane * p));
+  __m256i low1 = low0;
   __m256i bad = _mm256_setzero_si256();
   if constexpr (HasWm) {
-    // Watermarks w0 >= wm, w[k+1] >= w[k] (reads w8: the caller guarantees it exists); then
-    // the highest late threshold any of the 8 tuples sees is that of w6.
+    // Watermarks w0 >= wm, w[k+1] >= w[k] (reads w8: the caller guarantees it exists), so the
+    // watermark before tuple k is w[k-1]: no running maximum to take.
     if (!wm_safe || wms[0] < wm) return false;
     const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wms));
     const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wms + 4));
@@ -152,14 +161,21 @@ template <StreamAggregate A, bool HasWm>
     const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wms + 5));
     const __m256i first7 = _mm256_set_epi64x(0, -1, -1, -1);
     bad = _mm256_or_si256(_mm256_cmpgt_epi64(a0, b0), _mm256_and_si256(_mm256_cmpgt_epi64(a1, b1), first7));
-    lowest = late_threshold(wms[6], lateness);
+    const __m256i before0 = _mm256_blend_epi32(_mm256_permute4x64_epi64(a0, _MM_SHUFFLE(2, 1, 0, 0)),
+                                               _mm256_set1_epi64x(wm), 0x03);               // wm, w0, w1, w2
+    const __m256i before1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wms + 3));  // w3 .. w6
+    const __m256i l = _mm256_set1_epi64x(lateness);
+    low0 = max_epi64(_mm256_sub_epi64(max_epi64(before0, l), l), start);
+    low1 = max_epi64(_mm256_sub_epi64(max_epi64(before1, l), l), start);
   }
-  const __m256i below = _mm256_set1_epi64x(std::max(lowest, pane * p) - 1);  // ts > below
-  const __m256i above = _mm256_set1_epi64x(pane * p + p);                    // ts < above
+  const __m256i one = _mm256_set1_epi64x(1);
+  const __m256i above = _mm256_set1_epi64x(pane * p + p);  // ts < above
   const __m256i t0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ts));
   const __m256i t1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ts + 4));
-  const __m256i in0 = _mm256_and_si256(_mm256_cmpgt_epi64(t0, below), _mm256_cmpgt_epi64(above, t0));
-  const __m256i in1 = _mm256_and_si256(_mm256_cmpgt_epi64(t1, below), _mm256_cmpgt_epi64(above, t1));
+  const __m256i in0 =
+      _mm256_and_si256(_mm256_cmpgt_epi64(t0, _mm256_sub_epi64(low0, one)), _mm256_cmpgt_epi64(above, t0));
+  const __m256i in1 =
+      _mm256_and_si256(_mm256_cmpgt_epi64(t1, _mm256_sub_epi64(low1, one)), _mm256_cmpgt_epi64(above, t1));
   const __m256i out =
       _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_and_si256(in0, in1), _mm256_set1_epi64x(-1)));
   if (!_mm256_testz_si256(out, out)) return false;

@@ -532,6 +532,27 @@ TYPED_TEST_P(StreamWindowConformance, DelaysLatenessAndLateTuples) {
       }
 }
 
+// One key whose watermark is its event time (no slack): each tuple is late or not by the
+// watermark just before it, which changes within every run of 8 in-order tuples; tuples a few
+// units behind, lateness 0 .. 3, panes of 1 .. 16 units.
+TYPED_TEST_P(StreamWindowConformance, OneKeyWithTightWatermarks) {
+  using namespace stream_conformance;
+  std::uint64_t seed = 150;
+  for (std::int64_t delay : {0, 1, 3})
+    for (std::int64_t lateness : {0, 1, 3})
+      for (const auto& spec : std::vector<std::pair<std::int64_t, std::int64_t>>{{16, 16}, {64, 8}, {5, 1}}) {
+        StreamShape shape;
+        shape.tuples = 3000;
+        shape.step = 1;
+        shape.delay = delay;
+        shape.wm_lag = 0;
+        shape.seed = seed++;
+        const auto options = time_options({spec}, lateness, 4);
+        this->template check_one<window::SumAggregate<std::int64_t>>(shape, options, {1000, false});
+        this->template check_one<window::CountAggregate<std::int32_t>>(shape, options, {97, true});
+      }
+}
+
 // Event time that jumps by 10^12 now and then, starts beyond 2^40, or both: no pane or window
 // may be materialised over a gap.
 TYPED_TEST_P(StreamWindowConformance, SparseAndLargeTimestamps) {
@@ -746,9 +767,10 @@ TYPED_TEST_P(StreamWindowConformance, PushAfterFinishIsRejected) {
 
 REGISTER_TYPED_TEST_SUITE_P(StreamWindowConformance, HandWorkedExample, TimeWindowShapes, LongPanes,
                             EveryAggregateEveryValueType, TenThousandKeys, DelaysLatenessAndLateTuples,
-                            SparseAndLargeTimestamps, EmptyStreamAndSingleTuple, CountWindows,
-                            SeveralSpecsAtOnce, BatchSizes, WatermarksThatGoDown, NegativeTimestampIsRejected,
-                            MismatchedColumnsAreRejected, PushAfterFinishIsRejected);
+                            OneKeyWithTightWatermarks, SparseAndLargeTimestamps, EmptyStreamAndSingleTuple,
+                            CountWindows, SeveralSpecsAtOnce, BatchSizes, WatermarksThatGoDown,
+                            NegativeTimestampIsRejected, MismatchedColumnsAreRejected,
+                            PushAfterFinishIsRejected);
 
 }  // namespace sextant::testing
 

@@ -12,7 +12,8 @@
 #      4 MiB-batch run (ncu); a summary, printed last.
 # Logs go to $OUT when set (else <build>/out), packed into logs.tgz as well (the lent machine
 # returns few files). Exit status: 0 only if every step passed.
-#   SEXTANT_BUILD_DIR (default <repo>/build), SKIP_SANITIZERS=1, SKIP_THROUGHPUT=1, BENCH=1, NCU=1.
+#   SEXTANT_BUILD_DIR (default <repo>/build), SKIP_SANITIZERS=1, SKIP_THROUGHPUT=1, BENCH=1 (BENCH_GPU=0:
+#   CPU series only), NCU=1.
 set -uo pipefail
 start=$(date +%s)
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -95,10 +96,13 @@ if [ "${BENCH:-0}" = 1 ]; then
   echo "== bench"
   lscpu | grep -E "Model name|^CPU\(s\)|Thread|L2|L3|NUMA node\(s\)" >>"$out/machine.txt"
   bench=$build/bench/window
-  run_step "gpu batch series" bench-gpu-batch.txt timeout 240 "$bench/stream_throughput" --device gpu0 \
-    --experiment batch --tuples $((1 << 23)) --repeats 3 --csv "$out/bench-gpu-batch.csv"
+  [ "${BENCH_GPU:-1}" = 1 ] && run_step "gpu batch series" bench-gpu-batch.txt timeout 240 \
+    "$bench/stream_throughput" --device gpu0 --experiment batch --tuples $((1 << 23)) --repeats 3 \
+    --csv "$out/bench-gpu-batch.csv"
   run_step "cpu thread series" bench-cpu-threads.txt timeout 150 "$bench/stream_throughput" --device cpu \
     --experiment threads --tuples $((1 << 24)) --repeats 3 --csv "$out/bench-cpu-threads.csv"
+  run_step "cpu delay series, 1 thread" bench-cpu-delay.txt timeout 150 "$bench/stream_throughput" --device cpu \
+    --experiment delay --threads 1 --tuples $((1 << 23)) --repeats 3 --csv "$out/bench-cpu-delay.csv"
   # The CPU operator per core on projected columns: 1 key and 1000 keys, in order and up to 1 s late,
   # 1M-tuple and 4 MiB (131072) batches, 1 and 10 tuples per us; then without watermarks (nothing
   # closes) from memory, and with one batch kept hot in cache.

@@ -198,10 +198,11 @@ template <StreamAggregate A, bool HasWm>
 // The loops are templated on Isa (distinct symbols per instruction set) and flattened (every
 // call with a visible body is inlined), so that the AVX2 translation unit emits no out-of-line
 // function that the linker could pick for scalar code.
+// One key for the whole slice: `key` (0 for a stream without keys).
 template <StreamAggregate A, class Isa, bool HasWm>
 [[gnu::flatten]] void unkeyed_time_slice(PaneShard<A>& s, const PaneInput<typename A::Input>& in,
-                                         const PaneDivider div, const std::int64_t lateness,
-                                         PaneTally& tally) {
+                                         const PaneDivider div, const std::int64_t lateness, PaneTally& tally,
+                                         const StreamKey key = 0) {
   const std::int64_t* __restrict ts = in.timestamps;
   const auto* __restrict values = in.values;
   const std::int64_t* __restrict wms = in.watermarks;
@@ -209,8 +210,8 @@ template <StreamAggregate A, class Isa, bool HasWm>
   std::int64_t wm = tally.watermark;
   std::int64_t threshold = late_threshold(wm, lateness);
   std::uint64_t late = 0, ignored = 0;
-  std::uint32_t id = s.find(0);
-  if (id == KeyIndex::absent) id = s.add_key(0);
+  std::uint32_t id = s.find(key);
+  if (id == KeyIndex::absent) id = s.add_key(key);
   // The one ring lives in registers; stores to its slots cannot be proved not to alias its
   // header, so it is reloaded only when the slow path may have moved it.
   std::int64_t lo = s.hot(id).lo;
@@ -327,6 +328,20 @@ template <StreamAggregate A, class Isa, bool Keyed, bool HasWm>
   tally.watermark = wm;
 }
 
+// Whether every key of the slice is keys[0]: a keyed stream that carries one key (or a slice of
+// one key's tuples) then takes the one-key loop. Blocks of 64, so the test vectorises and a stream
+// of many keys stops after the first block. A template on Isa (and inlined) like the loops below.
+template <class Isa>
+[[gnu::always_inline]] inline bool one_key(const StreamKey* keys, std::size_t n) {
+  const StreamKey k = keys[0];
+  for (std::size_t b = 0; b < n; b += 64) {
+    StreamKey diff = 0;
+    for (std::size_t i = b, e = std::min(n, b + 64); i < e; ++i) diff |= keys[i] ^ k;
+    if (diff != 0) return false;
+  }
+  return true;
+}
+
 }  // namespace kernel
 
 template <class Isa>
@@ -353,9 +368,12 @@ void accumulate_slice(PaneShard<A>& shard, const PaneInput<typename A::Input>& i
              : kernel::count_slice<A, Isa, false, false>(shard, in, div, tally);
     return;
   }
-  if (keyed)
+  if (keyed && !(in.size > 0 && kernel::one_key<Isa>(in.keys, in.size)))
     has_wm ? kernel::keyed_time_slice<A, Isa, true>(shard, in, div, lateness, tally)
            : kernel::keyed_time_slice<A, Isa, false>(shard, in, div, lateness, tally);
+  else if (keyed)
+    has_wm ? kernel::unkeyed_time_slice<A, Isa, true>(shard, in, div, lateness, tally, in.keys[0])
+           : kernel::unkeyed_time_slice<A, Isa, false>(shard, in, div, lateness, tally, in.keys[0]);
   else
     has_wm ? kernel::unkeyed_time_slice<A, Isa, true>(shard, in, div, lateness, tally)
            : kernel::unkeyed_time_slice<A, Isa, false>(shard, in, div, lateness, tally);

@@ -534,7 +534,8 @@ TYPED_TEST_P(StreamWindowConformance, DelaysLatenessAndLateTuples) {
 
 // One key whose watermark is its event time (no slack): each tuple is late or not by the
 // watermark just before it, which changes within every run of 8 in-order tuples; tuples a few
-// units behind, lateness 0 .. 3, panes of 1 .. 16 units.
+// units behind, lateness 0 .. 3, panes of 1 .. 16 units; the key is 0 (no key column) or another
+// value (a key column that holds one key).
 TYPED_TEST_P(StreamWindowConformance, OneKeyWithTightWatermarks) {
   using namespace stream_conformance;
   std::uint64_t seed = 150;
@@ -546,6 +547,7 @@ TYPED_TEST_P(StreamWindowConformance, OneKeyWithTightWatermarks) {
         shape.step = 1;
         shape.delay = delay;
         shape.wm_lag = 0;
+        shape.scatter_keys = seed % 2 == 0;
         shape.seed = seed++;
         const auto options = time_options({spec}, lateness, 4);
         this->template check_one<window::SumAggregate<std::int64_t>>(shape, options, {1000, false});

@@ -10,10 +10,7 @@
 //
 // A config is a device list with '+' between devices (cpu, numa0+numa1, gpu0+gpu1, all); `gpu`
 // means every GPU of the machine. Tiny smoke run: --workloads anti:2000:6 --repeats 1.
-#include <signal.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -25,13 +22,13 @@
 #include <sstream>
 #include <streambuf>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "api/machine.hpp"
 #include "api/skycube.hpp"
 #include "api/skycube_devices.hpp"
 #include "apps/arguments.hpp"
+#include "bench/support/forked_run.hpp"
 #include "core/error.hpp"
 #include "datagen/skyline_generator.hpp"
 #include "scheduler/scheduler.hpp"
@@ -141,12 +138,6 @@ struct Measurement {
   long peak_rss_kib = 0;
 };
 
-std::string one_line(std::string s) {
-  std::replace(s.begin(), s.end(), '\t', ' ');
-  std::replace(s.begin(), s.end(), '\n', ' ');
-  return s;
-}
-
 std::string child_run(const datagen::GeneratorSpec& spec, const skycube::SkycubeOptions& options,
                       const std::string& config, int gpu_cores, bool overhead) {
   const Dataset data = datagen::generate(spec);
@@ -176,54 +167,10 @@ std::string child_run(const datagen::GeneratorSpec& spec, const skycube::Skycube
 
 Measurement run_child(const datagen::GeneratorSpec& spec, const skycube::SkycubeOptions& options,
                       const std::string& config, int gpu_cores, bool overhead, double timeout_s) {
-  int fds[2];
-  if (pipe(fds) != 0) throw Error::internal("pipe failed");
-  const pid_t pid = fork();
-  if (pid < 0) throw Error::internal("fork failed");
-  if (pid == 0) {
-    close(fds[0]);
-    std::string line;
-    try {
-      line = child_run(spec, options, config, gpu_cores, overhead);
-    } catch (const std::exception& e) {
-      line = std::string("error\t") + one_line(e.what()) + "\n";
-    }
-    for (std::size_t done = 0; done < line.size();) {
-      const ssize_t k = write(fds[1], line.data() + done, line.size() - done);
-      if (k <= 0) break;
-      done += static_cast<std::size_t>(k);
-    }
-    _exit(0);
-  }
-  close(fds[1]);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  int status = 0;
-  bool timed_out = false;
-  std::string text;
-  char buf[4096];
-  // The child's one line fits the pipe's buffer: read it once the child is gone.
-  while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      timed_out = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  for (ssize_t k; (k = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(k));
-  close(fds[0]);
+  const bench::ForkedRun run =
+      bench::run_forked([&] { return child_run(spec, options, config, gpu_cores, overhead); }, timeout_s);
+  const std::vector<std::string>& f = run.fields;
   Measurement m;
-  if (timed_out) {
-    m.error = "timeout";
-    return m;
-  }
-  const std::vector<std::string> f = [&] {
-    std::vector<std::string> out;
-    std::stringstream ss(text.substr(0, text.find('\n')));
-    for (std::string item; std::getline(ss, item, '\t');) out.push_back(item);
-    return out;
-  }();
   if (f.size() == 12 && f[0] == "ok") {
     m.ok = true;
     m.total = std::stod(f[1]);
@@ -238,7 +185,7 @@ Measurement run_child(const datagen::GeneratorSpec& spec, const skycube::Skycube
     m.overhead = std::stod(f[10]);
     m.peak_rss_kib = std::stol(f[11]);
   } else {
-    m.error = f.size() >= 2 ? f[1] : "child died (status " + std::to_string(status) + ")";
+    m.error = run.error();
   }
   return m;
 }

@@ -6,10 +6,7 @@
 //
 //   skycube_experiment --dists indep,anti --n 100000,500000 --d 8,12 --templates stsc,sdsc,mdmc
 //                      --threads 1,2 --repeats 3 [--nba data/nba-8-17264.csv] [--timeout 600] --csv out.csv
-#include <signal.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -26,6 +23,7 @@
 
 #include "api/skycube.hpp"
 #include "apps/arguments.hpp"
+#include "bench/support/forked_run.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "datagen/csv.hpp"
@@ -71,7 +69,8 @@ skycube::SkycubeResult compute(const Dataset& data, const skycube::SkycubeOption
   const int gpu = devices.devices.front().index;
   if (options.kind == skycube::TemplateKind::sdsc) return skycube::sdsc_gpu(data, options, gpu);
   if (options.kind == skycube::TemplateKind::mdmc) return skycube::mdmc_gpu(data, options, gpu);
-  throw Error::argument("--templates", std::string(skycube::to_string(options.kind)), "sdsc or mdmc with --gpu-entry");
+  throw Error::argument("--templates", std::string(skycube::to_string(options.kind)),
+                        "sdsc or mdmc with --gpu-entry");
 #else
   (void)data, (void)options, (void)devices;
   throw Error::unsupported("--gpu-entry: this build has no CUDA");
@@ -80,57 +79,25 @@ skycube::SkycubeResult compute(const Dataset& data, const skycube::SkycubeOption
 
 Measurement run_child(const std::function<Dataset()>& load, const skycube::SkycubeOptions& options,
                       const DeviceSelection& devices, bool gpu_entry, double timeout_s) {
-  int fds[2];
-  if (pipe(fds) != 0) throw Error::internal("pipe failed");
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    std::string line;
-    try {
-      const Dataset data = load();
-      const auto r = compute(data, options, devices, gpu_entry);
-      std::ostringstream s;
-      s << "ok\t" << r.template_name << "\t" << r.phases.total() << "\t";
-      for (const auto& p : r.phases.phases()) s << p.name << "=" << p.seconds << ";";
-      // GPU runs: device time inside those phases (upload / kernels / download), after a '|'.
-      if (!r.device_times.phases().empty()) s << "|";
-      for (const auto& p : r.device_times.phases()) s << p.name << "=" << p.seconds << ";";
-      s << "\t" << r.extended_skyline_size << "\t" << r.cube.stored_ids() << "\t" << r.cube.bytes() << "\t";
-      rusage u{};
-      getrusage(RUSAGE_SELF, &u);
-      s << u.ru_maxrss << "\n";
-      line = s.str();
-    } catch (const std::exception& e) {
-      line = std::string("error\t") + e.what() + "\n";
-    }
-    [[maybe_unused]] auto n = write(fds[1], line.data(), line.size());
-    _exit(0);
-  }
-  close(fds[1]);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  int status = 0;
-  bool timed_out = false;
-  while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      timed_out = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  std::string text;
-  char buf[4096];
-  for (ssize_t k; (k = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(k));
-  close(fds[0]);
+  const bench::ForkedRun run = bench::run_forked(
+      [&] {
+        const Dataset data = load();
+        const auto r = compute(data, options, devices, gpu_entry);
+        std::ostringstream s;
+        s << "ok\t" << r.template_name << "\t" << r.phases.total() << "\t";
+        for (const auto& p : r.phases.phases()) s << p.name << "=" << p.seconds << ";";
+        // GPU runs: device time inside those phases (upload / kernels / download), after a '|'.
+        if (!r.device_times.phases().empty()) s << "|";
+        for (const auto& p : r.device_times.phases()) s << p.name << "=" << p.seconds << ";";
+        s << "\t" << r.extended_skyline_size << "\t" << r.cube.stored_ids() << "\t" << r.cube.bytes() << "\t";
+        rusage u{};
+        getrusage(RUSAGE_SELF, &u);
+        s << u.ru_maxrss;
+        return s.str();
+      },
+      timeout_s);
+  const std::vector<std::string>& f = run.fields;
   Measurement m;
-  if (timed_out) {
-    m.error = "timeout";
-    return m;
-  }
-  std::vector<std::string> f;
-  std::stringstream ss(text);
-  for (std::string item; std::getline(ss, item, '\t');) f.push_back(item);
   if (f.size() == 8 && f[0] == "ok") {
     m.ok = true;
     m.chosen = f[1];
@@ -141,8 +108,7 @@ Measurement run_child(const std::function<Dataset()>& load, const skycube::Skycu
     m.bytes = std::stoull(f[6]);
     m.peak_rss_kib = std::stol(f[7]);
   } else {
-    m.error = f.size() >= 2 ? f[1] : "child died (status " + std::to_string(status) + ")";
-    while (!m.error.empty() && m.error.back() == '\n') m.error.pop_back();
+    m.error = run.error();
   }
   return m;
 }
@@ -198,8 +164,10 @@ int main(int argc, char** argv) try {
   for (const auto& dist : dists)
     for (const auto& n : ns)
       for (const auto& d : ds) {
-        auto spec = datagen::parse_generate_spec("workload", dist + ":" + n + ":" + d + ":" + std::to_string(seed));
-        workloads.push_back({dist + " n=" + n + " d=" + d, spec.n, spec.d, [spec] { return datagen::generate(spec); }});
+        auto spec =
+            datagen::parse_generate_spec("workload", dist + ":" + n + ":" + d + ":" + std::to_string(seed));
+        workloads.push_back(
+            {dist + " n=" + n + " d=" + d, spec.n, spec.d, [spec] { return datagen::generate(spec); }});
       }
   if (const auto nba = args.get("nba")) {
     const std::string path = *nba;
@@ -210,11 +178,12 @@ int main(int argc, char** argv) try {
   if (const auto path = args.get("csv")) {
     csv.open(*path);
     if (!csv) throw Error::io(*path, "cannot write");
-    csv << "workload,n,d,devices,template,threads,max_level,repeats,median_s,min_s,speedup_vs_1_thread,phases,"
+    csv << "workload,n,d,devices,template,threads,max_level,repeats,median_s,min_s,speedup_vs_1_thread,"
+           "phases,"
            "extended_skyline,ids_stored,hashcube_bytes,peak_rss_mib,status\n";
   }
-  std::printf("%-28s %-9s %7s %10s %10s %8s %12s %12s %10s  %s\n", "workload", "template", "threads", "median s",
-              "min s", "speedup", "ext skyline", "HashCube MB", "RSS MiB", "phases (median run)");
+  std::printf("%-28s %-9s %7s %10s %10s %8s %12s %12s %10s  %s\n", "workload", "template", "threads",
+              "median s", "min s", "speedup", "ext skyline", "HashCube MB", "RSS MiB", "phases (median run)");
   for (const auto& w : workloads) {
     for (const auto& t : templates) {
       std::map<int, double> median_by_threads;
@@ -229,18 +198,20 @@ int main(int argc, char** argv) try {
           if (!runs.back().ok) break;  // an error or timeout will not improve on repeat
         }
         const bool ok = std::all_of(runs.begin(), runs.end(), [](const Measurement& m) { return m.ok; });
-        std::sort(runs.begin(), runs.end(), [](const Measurement& a, const Measurement& b) { return a.total < b.total; });
+        std::sort(runs.begin(), runs.end(),
+                  [](const Measurement& a, const Measurement& b) { return a.total < b.total; });
         const Measurement& med = runs[runs.size() / 2];
         const double median = ok ? med.total : 0;
         if (ok) median_by_threads[options.threads] = median;
         const double speedup = ok && median_by_threads.contains(1) ? median_by_threads[1] / median : 0;
         if (ok) {
-          std::printf("%-28s %-9s %7d %10.3f %10.3f %8.2f %12zu %12.2f %10.1f  %s\n", w.name.c_str(), t.c_str(),
-                      options.threads, median, runs.front().total, speedup, med.ext_skyline,
+          std::printf("%-28s %-9s %7d %10.3f %10.3f %8.2f %12zu %12.2f %10.1f  %s\n", w.name.c_str(),
+                      t.c_str(), options.threads, median, runs.front().total, speedup, med.ext_skyline,
                       static_cast<double>(med.bytes) / 1e6, static_cast<double>(med.peak_rss_kib) / 1024.0,
                       med.phases.c_str());
         } else {
-          std::printf("%-28s %-9s %7d  %s\n", w.name.c_str(), t.c_str(), options.threads, runs.back().error.c_str());
+          std::printf("%-28s %-9s %7d  %s\n", w.name.c_str(), t.c_str(), options.threads,
+                      runs.back().error.c_str());
         }
         std::fflush(stdout);
         if (csv) {

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "gpu/cuda_check.cuh"
@@ -50,32 +51,53 @@ inline int checked_device(int device) {
   return device;
 }
 
+// A stage's core, built, called and destroyed with its device current (the stages' pimpl).
+template <class Core>
+class OnItsDevice {
+ public:
+  OnItsDevice(const StreamGeometry& geometry, const GpuStreamBackend::Config& config)
+      : device_(checked_device(config.device)) {
+    OnDevice on(device_);
+    core_.emplace(geometry, config);
+  }
+  ~OnItsDevice() {
+    try {
+      OnDevice on(device_);
+      core_.reset();
+    } catch (...) {  // no device to switch to: free what can be freed
+      core_.reset();
+    }
+  }
+  OnItsDevice(const OnItsDevice&) = delete;
+  OnItsDevice& operator=(const OnItsDevice&) = delete;
+
+  template <class F>
+  void run(F&& f) {
+    OnDevice on(device_);
+    f(*core_);
+  }
+  const Core& core() const noexcept { return *core_; }
+
+ private:
+  int device_;
+  std::optional<Core> core_;
+};
+
 }  // namespace detail::stream_gpu
 
 template <StreamAggregate A>
-struct GpuPaneStage<A>::Impl {
-  Impl(const StreamGeometry& g, const GpuStreamBackend::Config& c) : device(c.device), core(g, c) {}
-  int device;
-  detail::stream_gpu::PaneCore<A, detail::stream_gpu::DeviceExec> core;
+struct GpuPaneStage<A>::Impl
+    : detail::stream_gpu::OnItsDevice<detail::stream_gpu::PaneCore<A, detail::stream_gpu::DeviceExec>> {
+  using Base =
+      detail::stream_gpu::OnItsDevice<detail::stream_gpu::PaneCore<A, detail::stream_gpu::DeviceExec>>;
+  using Base::Base;
 };
 
 template <StreamAggregate A>
-GpuPaneStage<A>::GpuPaneStage(const StreamGeometry& geometry, const GpuStreamBackend::Config& config) {
-  detail::stream_gpu::OnDevice on(detail::stream_gpu::checked_device(config.device));
-  impl_ = std::make_unique<Impl>(geometry, config);
-}
-
+GpuPaneStage<A>::GpuPaneStage(const StreamGeometry& geometry, const GpuStreamBackend::Config& config)
+    : impl_(std::make_unique<Impl>(geometry, config)) {}
 template <StreamAggregate A>
-GpuPaneStage<A>::~GpuPaneStage() {
-  if (!impl_) return;
-  try {
-    detail::stream_gpu::OnDevice on(impl_->device);
-    impl_.reset();
-  } catch (...) {
-    impl_.reset();
-  }
-}
-
+GpuPaneStage<A>::~GpuPaneStage() = default;
 template <StreamAggregate A>
 GpuPaneStage<A>::GpuPaneStage(GpuPaneStage&&) noexcept = default;
 template <StreamAggregate A>
@@ -83,56 +105,42 @@ GpuPaneStage<A>& GpuPaneStage<A>::operator=(GpuPaneStage&&) noexcept = default;
 
 template <StreamAggregate A>
 void GpuPaneStage<A>::push(const StreamBatch<typename A::Input>& batch) {
-  detail::stream_gpu::OnDevice on(impl_->device);
-  impl_->core.push(batch);
+  impl_->run([&](auto& core) { core.push(batch); });
 }
 
 template <StreamAggregate A>
 void GpuPaneStage<A>::release(ClosedPanes& closed) {
-  detail::stream_gpu::OnDevice on(impl_->device);
-  impl_->core.release(closed);
+  impl_->run([&](auto& core) { core.release(closed); });
 }
 
 template <StreamAggregate A>
 void GpuPaneStage<A>::release_all(ClosedPanes& closed) {
-  detail::stream_gpu::OnDevice on(impl_->device);
-  impl_->core.release_all(closed);
+  impl_->run([&](auto& core) { core.release_all(closed); });
 }
 
 template <StreamAggregate A>
 std::int64_t GpuPaneStage<A>::watermark() const {
-  return impl_->core.watermark();
+  return impl_->core().watermark();
 }
 
 template <StreamAggregate A>
 StreamCounters GpuPaneStage<A>::counters() const {
-  return impl_->core.counters();
+  return impl_->core().counters();
 }
 
 template <StreamAggregate A>
-struct GpuWindowStage<A>::Impl {
-  Impl(const StreamGeometry& g, const GpuStreamBackend::Config& c) : device(c.device), core(g, c) {}
-  int device;
-  detail::stream_gpu::WindowCore<A, detail::stream_gpu::DeviceExec> core;
+struct GpuWindowStage<A>::Impl
+    : detail::stream_gpu::OnItsDevice<detail::stream_gpu::WindowCore<A, detail::stream_gpu::DeviceExec>> {
+  using Base =
+      detail::stream_gpu::OnItsDevice<detail::stream_gpu::WindowCore<A, detail::stream_gpu::DeviceExec>>;
+  using Base::Base;
 };
 
 template <StreamAggregate A>
-GpuWindowStage<A>::GpuWindowStage(const StreamGeometry& geometry, const GpuStreamBackend::Config& config) {
-  detail::stream_gpu::OnDevice on(detail::stream_gpu::checked_device(config.device));
-  impl_ = std::make_unique<Impl>(geometry, config);
-}
-
+GpuWindowStage<A>::GpuWindowStage(const StreamGeometry& geometry, const GpuStreamBackend::Config& config)
+    : impl_(std::make_unique<Impl>(geometry, config)) {}
 template <StreamAggregate A>
-GpuWindowStage<A>::~GpuWindowStage() {
-  if (!impl_) return;
-  try {
-    detail::stream_gpu::OnDevice on(impl_->device);
-    impl_.reset();
-  } catch (...) {
-    impl_.reset();
-  }
-}
-
+GpuWindowStage<A>::~GpuWindowStage() = default;
 template <StreamAggregate A>
 GpuWindowStage<A>::GpuWindowStage(GpuWindowStage&&) noexcept = default;
 template <StreamAggregate A>
@@ -141,8 +149,7 @@ GpuWindowStage<A>& GpuWindowStage<A>::operator=(GpuWindowStage&&) noexcept = def
 template <StreamAggregate A>
 void GpuWindowStage<A>::advance(const GpuClosedPanes<A>& closed,
                                 std::vector<WindowResult<typename A::Output>>& out) {
-  detail::stream_gpu::OnDevice on(impl_->device);
-  impl_->core.advance(closed, out);
+  impl_->run([&](auto& core) { core.advance(closed, out); });
 }
 
 }  // namespace sextant::window

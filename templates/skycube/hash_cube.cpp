@@ -20,6 +20,31 @@ namespace sextant::skycube {
 namespace {
 
 constexpr Word all_ones = ~Word{0};
+
+// Runs body(t) for t = 0 .. team - 1 on `team` threads (this one takes t = 0). The first exception
+// stops the run: on_failure() runs on the failing thread (to make the others stop early), and the
+// exception is rethrown here once every thread has stopped.
+template <class Body, class OnFailure>
+void on_threads(std::size_t team, const Body& body, const OnFailure& on_failure) {
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  const auto run = [&](std::size_t t) {
+    try {
+      body(t);
+    } catch (...) {
+      on_failure();
+      const std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> helpers;
+    helpers.reserve(team > 0 ? team - 1 : 0);
+    for (std::size_t t = 1; t < team; ++t) helpers.emplace_back(run, t);
+    run(0);
+  }  // joins
+  if (failure) std::rethrow_exception(failure);
+}
 constexpr std::uint32_t format_version = 1;
 constexpr std::size_t max_points = 0xFFFFFFFEu;  // ids are 32-bit, as in Dataset
 constexpr std::array<char, 4> magic = {'S', 'X', 'H', 'C'};
@@ -235,25 +260,14 @@ void HashCubePart::insert_batch(std::span<const PointId> ids, std::span<const Wo
     insert_lines(0, words);
     return;
   }
-  // Each thread a contiguous run of whole lines (this one takes the first); the first failure is
-  // rethrown once every thread has stopped.
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  const auto run = [&](std::size_t t) {
-    try {
-      insert_lines(std::min(words, lines * t / team * line), std::min(words, lines * (t + 1) / team * line));
-    } catch (...) {
-      const std::lock_guard lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-    }
-  };
-  {
-    std::vector<std::jthread> helpers;
-    helpers.reserve(team - 1);
-    for (std::size_t t = 1; t < team; ++t) helpers.emplace_back(run, t);
-    run(0);
-  }
-  if (failure) std::rethrow_exception(failure);
+  // Each thread a contiguous run of whole lines.
+  on_threads(
+      team,
+      [&](std::size_t t) {
+        insert_lines(std::min(words, lines * t / team * line),
+                     std::min(words, lines * (t + 1) / team * line));
+      },
+      [] {});
 }
 
 // ---- HashCube: construction ------------------------------------------------------------------
@@ -283,61 +297,46 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
       std::min<std::size_t>(word_count, threads > 0 ? static_cast<std::size_t>(threads)
                                                     : std::max(1u, std::thread::hardware_concurrency())));
   std::atomic<std::size_t> next{0};
-  std::mutex failure_mutex;
-  std::exception_ptr failure;
-  const auto work = [&] {
+  const auto work = [&](std::size_t) {
     SeenIds seen(n_points);
     std::vector<std::uint64_t> packed;
     std::vector<std::uint64_t> scratch;
-    try {
-      for (std::size_t w; (w = next.fetch_add(1)) < word_count;) {
-        const Word invalid = ~valid_bits(d, max_level, w);
-        packed.clear();
-        for (HashCubePart& part : parts) {
-          if (part.words_.empty()) continue;
-          for (const HashCubePart::Entry& e : part.words_[w]) {
-            if (e.id >= n_points)
-              throw Error(ErrorKind::bad_argument, "HashCube::from_parts: point id " + std::to_string(e.id) +
-                                                       " is out of range for a cube of " +
-                                                       std::to_string(n_points) + " points");
-            const Word key = e.key | invalid;
-            if (key != all_ones) packed.push_back(pack(key, e.id));
-          }
-          part.words_[w].release();  // lowers the peak memory
+    for (std::size_t w; (w = next.fetch_add(1)) < word_count;) {
+      const Word invalid = ~valid_bits(d, max_level, w);
+      packed.clear();
+      for (HashCubePart& part : parts) {
+        if (part.words_.empty()) continue;
+        for (const HashCubePart::Entry& e : part.words_[w]) {
+          if (e.id >= n_points)
+            throw Error(ErrorKind::bad_argument, "HashCube::from_parts: point id " + std::to_string(e.id) +
+                                                     " is out of range for a cube of " +
+                                                     std::to_string(n_points) + " points");
+          const Word key = e.key | invalid;
+          if (key != all_ones) packed.push_back(pack(key, e.id));
         }
-        sort_packed(packed, scratch);
-
-        WordIndex& index = cube.words_[w];
-        index.ids.reserve(packed.size());
-        const auto epoch = static_cast<std::uint32_t>(w + 1);
-        for (const std::uint64_t x : packed) {
-          const PointId id = id_of(x);
-          if (seen.mark(id, epoch))
-            throw Error(ErrorKind::bad_argument,
-                        "HashCube::from_parts: point id " + std::to_string(id) +
-                            " was inserted more than once (ids must be distinct across parts)");
-          if (index.keys.empty() || key_of(x) != index.keys.back()) {
-            if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
-            index.keys.push_back(key_of(x));
-          }
-          index.ids.push_back(id);
-        }
-        if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
+        part.words_[w].release();  // lowers the peak memory
       }
-    } catch (...) {
-      next = word_count;  // the others stop at their next word
-      const std::lock_guard lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
+      sort_packed(packed, scratch);
+
+      WordIndex& index = cube.words_[w];
+      index.ids.reserve(packed.size());
+      const auto epoch = static_cast<std::uint32_t>(w + 1);
+      for (const std::uint64_t x : packed) {
+        const PointId id = id_of(x);
+        if (seen.mark(id, epoch))
+          throw Error(ErrorKind::bad_argument,
+                      "HashCube::from_parts: point id " + std::to_string(id) +
+                          " was inserted more than once (ids must be distinct across parts)");
+        if (index.keys.empty() || key_of(x) != index.keys.back()) {
+          if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
+          index.keys.push_back(key_of(x));
+        }
+        index.ids.push_back(id);
+      }
+      if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
     }
   };
-  if (workers <= 1) {
-    work();
-  } else {
-    std::vector<std::jthread> team;
-    for (unsigned t = 1; t < workers; ++t) team.emplace_back(work);
-    work();
-  }  // joins
-  if (failure) std::rethrow_exception(failure);
+  on_threads(workers, work, [&] { next = word_count; });  // the others stop at their next word
   return cube;
 }
 

@@ -9,6 +9,7 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/number_format.hpp"
+#include "core/out_of_memory.hpp"
 
 namespace sextant::window {
 
@@ -128,7 +129,7 @@ HostBuffer StreamWindow::allocate_host(std::size_t bytes) const {
   if (device_.device.kind == DeviceKind::gpu) return detail::allocate_gpu_host(device_.device.index, bytes);
   const std::size_t rounded = std::max<std::size_t>(64, (bytes + 63) / 64 * 64);
   void* p = std::aligned_alloc(64, rounded);
-  if (p == nullptr) throw std::bad_alloc();
+  if (p == nullptr) throw_out_of_memory(rounded);
   return HostBuffer(p, bytes, free_aligned);
 }
 

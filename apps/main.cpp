@@ -7,7 +7,9 @@
 
 #include "apps/commands.hpp"
 #include "core/config.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/out_of_memory.hpp"
 
 namespace {
 
@@ -38,6 +40,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::string_view command = argv[1];
+  sextant::install_output_cleanup();
   try {
     if (command == "generate") return sextant::cli::generate_command(argc, argv);
     if (command == "skycube") return sextant::cli::skycube_command(argc, argv);
@@ -52,7 +55,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "sextant %s: error: %s\n", argv[1], e.what());
     return sextant::exit_code(e.kind());
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "sextant %s: error: out of host memory\n", argv[1]);
+    std::fprintf(stderr, "sextant %s: error: %s\n", argv[1], sextant::out_of_memory_message().c_str());
     return sextant::exit_code(sextant::ErrorKind::resource);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sextant %s: internal error: %s\n", argv[1], e.what());

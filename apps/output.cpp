@@ -1,7 +1,6 @@
 #include "apps/output.hpp"
 
 #include <cstdio>
-#include <iostream>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -9,12 +8,6 @@
 namespace sextant::cli {
 
 void write_output(const std::string& path, const std::function<void(std::ostream&)>& write, bool binary) {
-  if (path == "-") {
-    write(std::cout);
-    std::cout.flush();
-    if (!std::cout) throw Error::io("<stdout>", "write failed");
-    return;
-  }
   AtomicFile file(path, binary);
   write(file.stream());
   file.commit();

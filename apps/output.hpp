@@ -10,8 +10,8 @@
 
 namespace sextant::cli {
 
-// Calls write(stream) on `path` through core/atomic_file.hpp (nothing is left behind when it
-// throws), or on stdout when `path` is "-". Throws Error::io when the write fails.
+// Calls write(stream) on `path` ("-": stdout) under the output-file contract of
+// core/atomic_file.hpp: nothing is left behind when it throws. Throws Error::io when the write fails.
 void write_output(const std::string& path, const std::function<void(std::ostream&)>& write,
                   bool binary = false);
 

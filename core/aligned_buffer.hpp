@@ -9,6 +9,8 @@
 #include <span>
 #include <type_traits>
 
+#include "core/out_of_memory.hpp"
+
 namespace sextant {
 
 template <class T>
@@ -23,7 +25,7 @@ class AlignedBuffer {
     if (count == 0) return;
     const std::size_t bytes = (count * sizeof(T) + alignment - 1) / alignment * alignment;
     data_.reset(static_cast<T*>(std::aligned_alloc(alignment, bytes)));
-    if (!data_) throw std::bad_alloc();
+    if (!data_) throw_out_of_memory(bytes);
   }
   AlignedBuffer(const AlignedBuffer& other) : AlignedBuffer(other.size_) {
     std::copy(other.begin(), other.end(), begin());

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "core/out_of_memory.hpp"
+
 namespace sextant::detail {
 
 // realloc: glibc moves large blocks by remapping their pages (no copy). Dedicated huge-page
@@ -10,7 +12,7 @@ namespace sextant::detail {
 // came in 4 KiB pages), so there are none.
 void* regrow_storage(void* old, std::size_t bytes) {
   void* p = std::realloc(old, bytes);
-  if (p == nullptr) throw std::bad_alloc();
+  if (p == nullptr) throw_out_of_memory(bytes);
   return p;
 }
 

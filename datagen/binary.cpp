@@ -98,7 +98,7 @@ Dataset read_binary(const std::string& path, const std::vector<Preference>& pref
 
 void write_binary(const std::string& path, const Dataset& data) {
   AtomicFile file(path, /*binary=*/true);
-  std::ofstream& out = file.stream();
+  std::ostream& out = file.stream();
 
   char header[binary_header_bytes] = {};
   std::memcpy(header, binary_magic, sizeof binary_magic);

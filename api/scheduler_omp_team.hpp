@@ -64,8 +64,8 @@ class SchedulerOmpTeam {
       }
       if (error) std::rethrow_exception(error);
     };
-    codelet.cpu = on_worker;
-    codelet.gpu = on_worker;
+    codelet.add("", DeviceKind::cpu, on_worker);
+    codelet.add("", DeviceKind::gpu, on_worker);
     // About four chunks per worker: a core group's OpenMP team evens out its chunk's tasks, the
     // scheduler evens out the workers; a GPU's host thread starts with a one-core share.
     scheduler::WorkStealingPolicy policy;

@@ -29,8 +29,9 @@ std::string describe(const std::exception_ptr& e) {
 enum Eligibility { both = 0, cpu_only = 1, gpu_only = 2 };
 
 Eligibility eligibility(const Codelet& c) {
-  if (c.cpu && c.gpu) return both;
-  return c.cpu ? cpu_only : gpu_only;
+  const bool cpu = c.can_execute(DeviceKind::cpu);
+  if (cpu && c.can_execute(DeviceKind::gpu)) return both;
+  return cpu ? cpu_only : gpu_only;
 }
 
 bool eligible(Eligibility e, DeviceKind kind) {
@@ -73,8 +74,15 @@ void Job::set_range(std::size_t size, const Codelet& codelet) {
   rate_key_ = codelet.name;
 }
 
-void Job::prepare(std::span<const double> remembered, std::uint64_t generation) {
+const Codelet* Job::single_codelet() const noexcept {
+  if (kind_ == Kind::range) return codelet_;
+  return rate_key_.empty() ? nullptr : tasks_.front().codelet;
+}
+
+void Job::prepare(std::span<const double> remembered,
+                  const std::vector<std::vector<double>>& remembered_variants, std::uint64_t generation) {
   generation_ = generation;
+  remembered_variants_ = remembered_variants;
   bool any_cpu = false;
   bool any_gpu = false;
   if (kind_ == Kind::batch) {
@@ -382,18 +390,54 @@ ItemRange Job::take_overflow_range(const WorkerInfo& me) {
   return out;
 }
 
+std::pair<const Variant*, VariantTally*> Job::pick_variant(WorkerSlot& slot, const WorkerInfo& me,
+                                                           const Codelet& codelet) {
+  auto state = std::find_if(slot.tallies.begin(), slot.tallies.end(),
+                            [&](const CodeletTallies& t) { return t.codelet == &codelet; });
+  if (state == slot.tallies.end()) {
+    CodeletTallies fresh{&codelet, std::vector<VariantTally>(codelet.variants.size())};
+    if (&codelet == single_codelet())
+      for (std::size_t v = 0; v < fresh.variants.size() && v < remembered_variants_.size(); ++v)
+        if (static_cast<std::size_t>(me.id) < remembered_variants_[v].size())
+          fresh.variants[v].remembered = remembered_variants_[v][static_cast<std::size_t>(me.id)];
+    slot.tallies.push_back(std::move(fresh));
+    state = slot.tallies.end() - 1;
+  }
+  std::ptrdiff_t best = -1;
+  for (std::size_t v = 0; v < codelet.variants.size(); ++v) {
+    if (!codelet.variants[v].runs_on(me)) continue;
+    const VariantTally& t = state->variants[v];
+    if (!t.measured() && t.tasks < variant_trials)
+      return {&codelet.variants[v], &state->variants[v]};  // try it
+    if (best < 0 || t.rate() > state->variants[static_cast<std::size_t>(best)].rate())
+      best = static_cast<std::ptrdiff_t>(v);
+  }
+  if (best < 0)
+    throw Error::unsupported("scheduler: codelet '" + codelet.name + "' has no variant that runs on " +
+                             to_string(me.device) + " worker " + std::to_string(me.id));
+  return {&codelet.variants[static_cast<std::size_t>(best)],
+          &state->variants[static_cast<std::size_t>(best)]};
+}
+
 bool Job::execute(const WorkerInfo& me, const Codelet& codelet, const Chunk& chunk, const WorkerContext& ctx,
                   std::uint64_t batch_index) {
   WorkerSlot& slot = slots_[static_cast<std::size_t>(me.id)];
+  VariantTally* tally = nullptr;
   try {
     if (inject_faults_) faults_.before_task(me);
-    codelet.implementation(me.kind)(chunk, ctx);
+    const auto [variant, picked] = pick_variant(slot, me, codelet);
+    tally = picked;
+    variant->run(chunk, ctx);
   } catch (...) {
+    if (tally != nullptr) ++tally->tasks;  // a failed trial counts as tried
     handle_failure(me, chunk, batch_index, std::current_exception());
     return false;
   }
   // Busy from the end of the previous chunk (or the end of idling): taking the chunk counts.
   const auto end = Clock::now();
+  ++tally->tasks;
+  tally->items += chunk.size();
+  tally->seconds += seconds(end - slot.mark);
   record(slot, chunk, slot.mark, end);
   slot.mark = end;
   return true;
@@ -422,15 +466,19 @@ void Job::run_inline(const WorkerInfo& me, std::stop_token stop) {
   start_ = Clock::now();
   started_ = true;
   const auto run_one = [&](const Codelet& codelet, const Chunk& chunk) {
-    const TaskFunction& fn = codelet.implementation(me.kind);
-    if (!fn)
+    if (!codelet.can_execute(me))
       throw Error::unsupported("scheduler: a run started inside a task executes inline on " +
                                to_string(me.device) + " worker " + std::to_string(me.id) + ", but codelet '" +
                                codelet.name + "' has no " + std::string(to_string(me.kind)) +
-                               " implementation");
+                               " implementation that runs there");
+    const auto [variant, tally] = pick_variant(slot, me, codelet);
     const auto begin = Clock::now();
-    fn(chunk, ctx);
-    record(slot, chunk, begin, Clock::now());
+    variant->run(chunk, ctx);
+    const auto end = Clock::now();
+    ++tally->tasks;
+    tally->items += chunk.size();
+    tally->seconds += seconds(end - begin);
+    record(slot, chunk, begin, end);
   };
   if (kind_ == Kind::batch) {
     for (const Task& t : tasks_) {
@@ -493,7 +541,9 @@ void Job::abort_locked(std::exception_ptr e) noexcept {
 bool Job::feasible_locked() const noexcept {
   const bool cpu = live_cpu_.load(std::memory_order_relaxed) > 0;
   const bool gpu = live_gpu_.load(std::memory_order_relaxed) > 0;
-  const auto runnable = [&](const Codelet& c) { return (cpu && c.cpu) || (gpu && c.gpu); };
+  const auto runnable = [&](const Codelet& c) {
+    return (cpu && c.can_execute(DeviceKind::cpu)) || (gpu && c.can_execute(DeviceKind::gpu));
+  };
   if (kind_ == Kind::range) return overflow_ranges_.empty() || runnable(*codelet_);
   return std::all_of(overflow_tasks_.begin(), overflow_tasks_.end(),
                      [&](std::uint64_t t) { return runnable(*tasks_[t].codelet); });
@@ -510,13 +560,15 @@ std::string Job::infeasible_message_locked() const {
     const bool gpu = live_gpu_.load(std::memory_order_relaxed) > 0;
     for (const std::uint64_t t : overflow_tasks_) {
       const Codelet& c = *tasks_[t].codelet;
-      if ((cpu && c.cpu) || (gpu && c.gpu)) continue;
+      if ((cpu && c.can_execute(DeviceKind::cpu)) || (gpu && c.can_execute(DeviceKind::gpu))) continue;
       what = "task " + std::to_string(tasks_[t].id);
       codelet = &c;
       break;
     }
   }
-  std::string kinds = codelet->cpu && codelet->gpu ? "cpu or gpu" : codelet->cpu ? "cpu" : "gpu";
+  const bool has_cpu = codelet->can_execute(DeviceKind::cpu);
+  const bool has_gpu = codelet->can_execute(DeviceKind::gpu);
+  std::string kinds = has_cpu && has_gpu ? "cpu or gpu" : has_cpu ? "cpu" : "gpu";
   std::string message = "scheduler: no device can run " + what + " of codelet '" + codelet->name +
                         "' any more: it needs a " + kinds +
                         " worker and every one was retired after failing (";
@@ -545,7 +597,18 @@ RunReport Job::build_report(const CounterStatus& counters) const {
   s.runs = 1;
   s.wall_seconds = started_ ? seconds(Clock::now() - start_) : 0.0;
   s.counters = counters;
-  for (std::size_t i = 0; i < workers_.size(); ++i) s.workers.push_back(slots_[i].stats);
+  for (std::size_t i = 0; i < workers_.size(); ++i) {
+    WorkerStats w = slots_[i].stats;
+    for (const CodeletTallies& c : slots_[i].tallies) {
+      std::vector<VariantStats> done;
+      for (std::size_t v = 0; v < c.variants.size(); ++v)
+        if (c.variants[v].tasks > 0)
+          done.push_back(
+              {c.codelet->variants[v].name, c.variants[v].tasks, c.variants[v].items, c.variants[v].seconds});
+      add_variants(w.variants, done);
+    }
+    s.workers.push_back(std::move(w));
+  }
   {
     std::lock_guard lock(mutex_);
     s.failures = failures_;
@@ -566,6 +629,18 @@ RunReport Job::build_report(const CounterStatus& counters) const {
 std::vector<double> Job::measured_rates() const {
   std::vector<double> rates(workers_.size(), 0.0);
   for (std::size_t i = 0; i < workers_.size(); ++i) rates[i] = slots_[i].rate.load(std::memory_order_relaxed);
+  return rates;
+}
+
+std::vector<std::vector<double>> Job::measured_variant_rates() const {
+  const Codelet* codelet = single_codelet();
+  if (codelet == nullptr) return {};
+  std::vector<std::vector<double>> rates(codelet->variants.size(), std::vector<double>(workers_.size(), 0.0));
+  for (std::size_t i = 0; i < workers_.size(); ++i)
+    for (const CodeletTallies& c : slots_[i].tallies)
+      if (c.codelet == codelet)
+        for (std::size_t v = 0; v < c.variants.size(); ++v)
+          if (c.variants[v].items > 0) rates[v][i] = c.variants[v].rate();
   return rates;
 }
 

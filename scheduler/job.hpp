@@ -3,6 +3,7 @@
 // scheduler/; Scheduler owns the threads and the queue of runs.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -14,6 +15,7 @@
 #include <span>
 #include <stop_token>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "scheduler/counters.hpp"
@@ -29,6 +31,26 @@ namespace sextant::scheduler::detail {
 
 using Clock = std::chrono::steady_clock;
 
+// A variant's chunks on one worker (owner only): what it did in this run, and the items/s an
+// earlier run of the same codelet measured (0: none).
+struct VariantTally {
+  std::size_t tasks = 0;
+  std::size_t items = 0;
+  double seconds = 0;
+  double remembered = 0;
+
+  bool measured() const noexcept { return items > 0 || remembered > 0; }
+  double rate() const noexcept {
+    return items > 0 ? static_cast<double>(items) / std::max(seconds, 1e-9) : remembered;
+  }
+};
+struct CodeletTallies {
+  const Codelet* codelet = nullptr;
+  std::vector<VariantTally> variants;  // as Codelet::variants
+};
+// Chunks a worker gives each runnable variant before it picks the fastest.
+inline constexpr std::size_t variant_trials = 2;
+
 // A worker's share of one run. Statistics are written by the owner only and read after it left.
 struct alignas(cache_line) WorkerSlot {
   ChaseLevDeque<std::uint64_t> tasks;  // batch: indices into Job::tasks_
@@ -43,6 +65,7 @@ struct alignas(cache_line) WorkerSlot {
   std::size_t unreported = 0;
   Clock::time_point mark;
   WorkerStats stats;
+  std::vector<CodeletTallies> tallies;  // owner only: one entry per codelet the worker ran
 };
 
 // What the throughput model needs about all workers, refreshed at most every `estimate_period`
@@ -71,9 +94,13 @@ class Job {
   bool recorded() const noexcept { return options_.record; }
   std::size_t work_units() const noexcept { return kind_ == Kind::batch ? tasks_.size() : range_size_; }
 
+  // The codelet of a one-codelet run (range, or a batch of one codelet), else null.
+  const Codelet* single_codelet() const noexcept;
   // Distributes the work over the workers' queues (nobody runs yet); `remembered` are items/s per
-  // worker from earlier runs of the same codelet (may be empty).
-  void prepare(std::span<const double> remembered, std::uint64_t generation);
+  // worker from earlier runs of the same codelet (may be empty), `remembered_variants` the same
+  // per variant of single_codelet() ([variant][worker], may be empty).
+  void prepare(std::span<const double> remembered,
+               const std::vector<std::vector<double>>& remembered_variants, std::uint64_t generation);
   std::uint64_t generation() const noexcept { return generation_; }
 
   // The loop of worker `me` for this run; returns when the run is over for it.
@@ -92,6 +119,8 @@ class Job {
   // After the last leave() (or for a run that never started): the run's report; rates measured.
   RunReport build_report(const CounterStatus& counters) const;
   std::vector<double> measured_rates() const;
+  // Items/s per variant of single_codelet() and worker, 0 where not measured ([variant][worker]).
+  std::vector<std::vector<double>> measured_variant_rates() const;
   std::exception_ptr error() const;
 
   // Completion, for RunHandle.
@@ -121,6 +150,9 @@ class Job {
   bool take_overflow_task(const WorkerInfo& me, std::uint64_t& task);
   ItemRange take_overflow_range(const WorkerInfo& me);
 
+  // The variant `me` runs `codelet` with next (see variant_trials), and its tally.
+  std::pair<const Variant*, VariantTally*> pick_variant(WorkerSlot& slot, const WorkerInfo& me,
+                                                        const Codelet& codelet);
   // Runs one chunk; false when it failed (then the failure is handled).
   bool execute(const WorkerInfo& me, const Codelet& codelet, const Chunk& chunk, const WorkerContext& ctx,
                std::uint64_t batch_index);
@@ -145,6 +177,7 @@ class Job {
   const Codelet* codelet_ = nullptr;
   std::size_t range_size_ = 0;
   std::string rate_key_;
+  std::vector<std::vector<double>> remembered_variants_;
   std::uint64_t generation_ = 0;
   int participants_ = 0;
   std::unique_ptr<WorkerSlot[]> slots_;

@@ -146,15 +146,26 @@ void Scheduler::worker_main(std::stop_token stop, int id, std::atomic<std::size_
   }
 }
 
+namespace {
+// The rates of a codelet's variants are remembered beside the codelet's own ("mdmc/avx2").
+std::string variant_key(const Codelet& c, const Variant& v) {
+  return c.name + "/" + v.name;
+}
+}  // namespace
+
 void Scheduler::check_runnable(const Codelet& codelet, const char* what, std::uint64_t id) const {
-  const int cpu = worker_count(DeviceKind::cpu);
-  const int gpu = worker_count(DeviceKind::gpu);
-  if ((codelet.cpu && cpu > 0) || (codelet.gpu && gpu > 0)) return;
-  const auto has = [](const TaskFunction& f) { return f ? "an implementation" : "no implementation"; };
+  for (const WorkerInfo& w : workers_)
+    if (codelet.can_execute(w)) return;
+  std::string variants;
+  for (const Variant& v : codelet.variants)
+    variants += (variants.empty() ? "" : ", ") + (v.name.empty() ? std::string("unnamed") : v.name) +
+                " for " + std::string(to_string(v.kind)) + (v.can_run ? " (where it can run)" : "");
   throw Error::unsupported(std::string("scheduler: ") + what + " " + std::to_string(id) + " of codelet '" +
-                           codelet.name + "' cannot run here: " + std::to_string(cpu) +
-                           " cpu workers (it has " + has(codelet.cpu) + " for cpu), " + std::to_string(gpu) +
-                           " gpu workers (it has " + has(codelet.gpu) + " for gpu)");
+                           codelet.name +
+                           "' cannot run here: " + std::to_string(worker_count(DeviceKind::cpu)) +
+                           " cpu workers and " + std::to_string(worker_count(DeviceKind::gpu)) +
+                           " gpu workers, and no variant runs on any of them (variants: " +
+                           (variants.empty() ? "none" : variants) + ")");
 }
 
 RunHandle Scheduler::submit_batch(std::vector<Task> tasks, std::unique_ptr<detail::PolicyBase> policy,
@@ -213,13 +224,19 @@ void Scheduler::start_next_locked() {
     std::shared_ptr<detail::Job> job = std::move(queue_.front());
     queue_.pop_front();
     std::vector<double> remembered;
+    std::vector<std::vector<double>> remembered_variants;
     if (!job->rate_key().empty()) {
       std::lock_guard lock(statistics_mutex_);
       if (const auto it = rates_.find(job->rate_key()); it != rates_.end()) remembered = it->second;
+      if (const Codelet* c = job->single_codelet())
+        for (const Variant& v : c->variants) {
+          const auto it = rates_.find(variant_key(*c, v));
+          remembered_variants.push_back(it != rates_.end() ? it->second : std::vector<double>{});
+        }
     }
     const std::uint64_t generation = generation_.load(std::memory_order_relaxed) + 1;
     try {
-      job->prepare(remembered, generation);
+      job->prepare(remembered, remembered_variants, generation);
     } catch (...) {
       job->fail_before_start(std::current_exception());
       continue;
@@ -242,6 +259,15 @@ void Scheduler::finish(std::shared_ptr<detail::Job> job) {
       remembered.resize(measured.size(), 0.0);
       for (std::size_t i = 0; i < measured.size(); ++i)
         if (measured[i] > 0) remembered[i] = measured[i];
+      if (const Codelet* c = job->single_codelet()) {
+        const std::vector<std::vector<double>> variants = job->measured_variant_rates();
+        for (std::size_t v = 0; v < variants.size(); ++v) {
+          std::vector<double>& known = rates_[variant_key(*c, c->variants[v])];
+          known.resize(variants[v].size(), 0.0);
+          for (std::size_t i = 0; i < variants[v].size(); ++i)
+            if (variants[v][i] > 0) known[i] = variants[v][i];
+        }
+      }
     }
   }
   job->complete(std::move(report));

@@ -44,6 +44,36 @@ void append_counter_values(std::string& out, const CounterStatus& counters,
 
 }  // namespace
 
+void add_variants(std::vector<VariantStats>& into, const std::vector<VariantStats>& from) {
+  for (const VariantStats& v : from) {
+    auto it = std::find_if(into.begin(), into.end(), [&](const VariantStats& x) { return x.name == v.name; });
+    if (it == into.end()) {
+      into.push_back({v.name, 0, 0, 0});
+      it = into.end() - 1;
+    }
+    it->tasks += v.tasks;
+    it->items += v.items;
+    it->busy_seconds += v.busy_seconds;
+  }
+}
+
+std::string describe_variants(const std::vector<VariantStats>& variants) {
+  std::size_t total = 0;
+  for (const VariantStats& v : variants) total += v.items;
+  std::vector<const VariantStats*> order;
+  for (const VariantStats& v : variants)
+    if (!v.name.empty() && v.tasks > 0) order.push_back(&v);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const VariantStats* a, const VariantStats* b) { return a->items > b->items; });
+  std::string out;
+  for (const VariantStats* v : order) {
+    if (!out.empty()) out += ", ";
+    out += v->name;
+    if (order.size() > 1) append(out, " %.1f%%", percent(v->items, total));
+  }
+  return out;
+}
+
 std::size_t Statistics::total_tasks() const noexcept {
   std::size_t n = 0;
   for (const auto& w : workers) n += w.tasks;
@@ -75,6 +105,7 @@ std::vector<DeviceStats> Statistics::devices() const {
     it->busy_seconds += w.busy_seconds;
     it->finish_seconds = std::max(it->finish_seconds, w.finish_seconds);
     add_counters(it->counters, w.counters);
+    add_variants(it->variants, w.variants);
   }
   for (DeviceStats& d : out) d.share = percent(d.items, total) / 100.0;
   return out;
@@ -97,6 +128,7 @@ void Statistics::merge(const Statistics& run) {
     w.finish_seconds += r.finish_seconds;
     w.retired = w.retired || r.retired;
     add_counters(w.counters, r.counters);
+    add_variants(w.variants, r.variants);
   }
   failures.insert(failures.end(), run.failures.begin(), run.failures.end());
   if (counters.events.empty()) counters = run.counters;
@@ -115,6 +147,7 @@ std::string report(const Statistics& s, bool per_worker) {
            d.tasks, d.items, 100.0 * d.share, d.busy_seconds, d.finish_seconds, d.failures);
     if (counters) append_counter_values(out, s.counters, d.counters);
     if (d.retired_workers > 0) append(out, "  (%d retired)", d.retired_workers);
+    if (const std::string v = describe_variants(d.variants); !v.empty()) out += "  " + v;
     out += '\n';
   }
   append(out, "%-8s %7zu %10zu %14zu %6.1f%% %10s %10.4f  (%zu run%s, wall s)\n", "total", s.workers.size(),
@@ -130,6 +163,7 @@ std::string report(const Statistics& s, bool per_worker) {
              w.tasks, w.items, percent(w.items, total), w.busy_seconds, w.steals, w.failures);
       if (counters) append_counter_values(out, s.counters, w.counters);
       if (w.retired) out += "  retired";
+      if (const std::string v = describe_variants(w.variants); !v.empty()) out += "  " + v;
       out += '\n';
     }
   }

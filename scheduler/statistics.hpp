@@ -14,6 +14,14 @@
 
 namespace sextant::scheduler {
 
+// What one variant of a codelet did on a worker or device (see Codelet).
+struct VariantStats {
+  std::string name;
+  std::size_t tasks = 0;
+  std::size_t items = 0;
+  double busy_seconds = 0;
+};
+
 struct WorkerStats {
   int worker = 0;
   DeviceId device;
@@ -21,10 +29,11 @@ struct WorkerStats {
   std::size_t items = 0;
   std::size_t failures = 0;
   std::size_t steals = 0;
-  double busy_seconds = 0;          // inside implementations
-  double finish_seconds = 0;        // last completion, from the run's start (summed over runs)
-  bool retired = false;             // retired after a failure (in any run)
-  std::vector<long long> counters;  // one per CounterStatus::events when available
+  double busy_seconds = 0;             // inside implementations
+  double finish_seconds = 0;           // last completion, from the run's start (summed over runs)
+  bool retired = false;                // retired after a failure (in any run)
+  std::vector<long long> counters;     // one per CounterStatus::events when available
+  std::vector<VariantStats> variants;  // which implementations ran, by name
 };
 
 struct DeviceStats {
@@ -35,9 +44,10 @@ struct DeviceStats {
   std::size_t items = 0;
   std::size_t failures = 0;
   double busy_seconds = 0;
-  double finish_seconds = 0;        // latest worker
-  double share = 0;                 // of all items, 0..1
-  std::vector<long long> counters;  // summed over the device's CPU workers
+  double finish_seconds = 0;           // latest worker
+  double share = 0;                    // of all items, 0..1
+  std::vector<long long> counters;     // summed over the device's CPU workers
+  std::vector<VariantStats> variants;  // summed over the device's workers
 };
 
 struct FailureRecord {
@@ -77,6 +87,12 @@ struct RunReport {
 
   bool complete() const noexcept { return status == RunStatus::completed; }
 };
+
+// Adds `from` into `into`, matching variants by name.
+void add_variants(std::vector<VariantStats>& into, const std::vector<VariantStats>& from);
+
+// "avx512 97.0%, avx2 3.0%" (items per variant), or "" with one variant named "".
+std::string describe_variants(const std::vector<VariantStats>& variants);
 
 // A per-device table, the counters line ("counters unavailable: <reason>" where so) and the
 // failures; with per_worker, a per-worker table (with counters) too.

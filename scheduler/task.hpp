@@ -1,5 +1,5 @@
-// What the scheduler runs. A Codelet holds one implementation per device kind (either may be
-// missing); a Task is one unit of a batch with an id, a size in items and its codelet; a Chunk is
+// What the scheduler runs. A Codelet lists its implementations (variants), each for one device
+// kind; a Task is one unit of a batch with an id, a size in items and its codelet; a Chunk is
 // what one call of an implementation processes: a whole task, or items [begin, end) of a
 // parallel_for range.
 #pragma once
@@ -9,6 +9,8 @@
 #include <functional>
 #include <stop_token>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/device.hpp"
 #include "scheduler/worker.hpp"
@@ -42,18 +44,43 @@ struct WorkerContext {
 // (publish results at its end, or idempotently).
 using TaskFunction = std::function<void(const Chunk&, const WorkerContext&)>;
 
+// One implementation of a codelet: its name ("scalar", "avx2", "avx512", "cuda"), the kind of
+// device it runs on, whether a given worker can run it (an instruction set the machine lacks, a
+// GPU without a feature) and the function. Variants are data: a codelet lists as many as it has.
+struct Variant {
+  std::string name;
+  DeviceKind kind = DeviceKind::cpu;
+  TaskFunction run;
+  std::function<bool(const WorkerInfo&)> can_run;  // empty: every worker of `kind`
+
+  bool runs_on(const WorkerInfo& w) const { return w.kind == kind && run && (!can_run || can_run(w)); }
+};
+
+// What the scheduler runs: a name (shown in errors; keys the throughput the scheduler remembers)
+// and its variants. Where a worker can run several, the scheduler measures each (in list order,
+// a few chunks each, or from an earlier run of the same codelet) and then runs the fastest on that
+// worker; the statistics say which variant ran where.
 struct Codelet {
-  std::string name;  // shown in errors; also keys the throughput the scheduler remembers
-  TaskFunction cpu;  // empty: no CPU implementation
-  TaskFunction gpu;  // empty: no GPU implementation
+  std::string name;
+  std::vector<Variant> variants;
   // Device memory one item needs on a GPU (0 = unknown): bounds a GPU chunk to half its memory.
   std::size_t gpu_bytes_per_item = 0;
 
-  bool can_execute(DeviceKind kind) const noexcept {
-    return kind == DeviceKind::gpu ? static_cast<bool>(gpu) : static_cast<bool>(cpu);
+  Codelet& add(std::string variant, DeviceKind kind, TaskFunction run,
+               std::function<bool(const WorkerInfo&)> can_run = {}) {
+    variants.push_back({std::move(variant), kind, std::move(run), std::move(can_run)});
+    return *this;
   }
-  const TaskFunction& implementation(DeviceKind kind) const noexcept {
-    return kind == DeviceKind::gpu ? gpu : cpu;
+  // Some variant is of this kind / runs on this worker.
+  bool can_execute(DeviceKind kind) const noexcept {
+    for (const Variant& v : variants)
+      if (v.kind == kind && v.run) return true;
+    return false;
+  }
+  bool can_execute(const WorkerInfo& w) const {
+    for (const Variant& v : variants)
+      if (v.runs_on(w)) return true;
+    return false;
   }
 };
 

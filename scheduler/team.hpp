@@ -69,9 +69,9 @@ class SchedulerTeam {
     };
     Codelet codelet;
     codelet.name = "task-team";
-    codelet.cpu = each(cpu);
+    codelet.add("", DeviceKind::cpu, each(cpu));
     if constexpr (!std::is_null_pointer_v<std::remove_cvref_t<Gpu>>)
-      if (mode_ == TeamMode::all_workers) codelet.gpu = each(gpu);
+      if (mode_ == TeamMode::all_workers) codelet.add("", DeviceKind::gpu, each(gpu));
     WorkStealingPolicy one_at_a_time;
     one_at_a_time.cpu_chunk = 1;
     one_at_a_time.gpu_chunk = 1;
@@ -88,9 +88,9 @@ class SchedulerTeam {
     };
     Codelet codelet;
     codelet.name = "range-team";
-    codelet.cpu = chunks(cpu);
+    codelet.add("", DeviceKind::cpu, chunks(cpu));
     if constexpr (!std::is_null_pointer_v<std::remove_cvref_t<Gpu>>)
-      if (mode_ == TeamMode::all_workers) codelet.gpu = chunks(gpu);
+      if (mode_ == TeamMode::all_workers) codelet.add("", DeviceKind::gpu, chunks(gpu));
     scheduler_->parallel_for(n, codelet, range_policy, RunOptions{on_failure_, 0, record});
   }
 

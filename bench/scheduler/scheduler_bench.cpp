@@ -40,10 +40,10 @@ Scheduler& machine_with_spin() {
 Codelet empty_codelet() {
   Codelet c;
   c.name = "empty";
-  c.cpu = [](const Chunk& chunk, const WorkerContext&) {
+  c.add("", DeviceKind::cpu, [](const Chunk& chunk, const WorkerContext&) {
     std::size_t end = chunk.end;
     benchmark::DoNotOptimize(end);
-  };
+  });
   return c;
 }
 
@@ -52,13 +52,13 @@ Codelet empty_codelet() {
 Codelet work_codelet(int units) {
   Codelet c;
   c.name = "work" + std::to_string(units);
-  c.cpu = [units](const Chunk& chunk, const WorkerContext&) {
+  c.add("", DeviceKind::cpu, [units](const Chunk& chunk, const WorkerContext&) {
     std::uint64_t x = chunk.begin;
     const auto steps = static_cast<std::uint64_t>(units) * 3;
     for (std::size_t i = chunk.begin; i < chunk.end; ++i)
       for (std::uint64_t k = 0; k < steps; ++k) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
     benchmark::DoNotOptimize(x);
-  };
+  });
   return c;
 }
 
@@ -169,7 +169,7 @@ void BM_SerialWork(benchmark::State& state) {
   const Codelet c = work_codelet(static_cast<int>(state.range(0)));
   const WorkerInfo info;
   const WorkerContext ctx{&info, {}};
-  for (auto _ : state) c.cpu(Chunk{0, 0, n}, ctx);
+  for (auto _ : state) c.variants.front().run(Chunk{0, 0, n}, ctx);
   state.SetItemsProcessed(static_cast<std::int64_t>(n) * state.iterations());
 }
 BENCHMARK(BM_SerialWork)->Arg(10)->Arg(100)->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -115,8 +115,8 @@ double empty_run_seconds(skycube::TemplateKind kind, const skycube::DeviceOption
   scheduler::Scheduler s(plan.machine, options);
   scheduler::Codelet empty;
   empty.name = "empty";
-  empty.cpu = [](const scheduler::Chunk&, const scheduler::WorkerContext&) {};
-  empty.gpu = empty.cpu;
+  empty.add("", DeviceKind::cpu, [](const scheduler::Chunk&, const scheduler::WorkerContext&) {});
+  empty.add("", DeviceKind::gpu, empty.variants.front().run);
   s.parallel_for(items, empty, policy);  // warm-up: threads started and parked once
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t r = 0; r < runs; ++r) s.parallel_for(items, empty, policy);

@@ -60,7 +60,7 @@ TEST(Binding, CoreGroupWorkersRunOpenMpHooksOnTheirCores) {
   std::atomic<int> outside{0};
   Codelet c;
   c.name = "omp-hook";
-  c.cpu = [&](const Chunk&, const WorkerContext& ctx) {
+  c.add("", DeviceKind::cpu, [&](const Chunk&, const WorkerContext& ctx) {
     const std::vector<int>& cores = ctx.info->cores;
 #pragma omp parallel num_threads(ctx.threads())
     {
@@ -70,7 +70,7 @@ TEST(Binding, CoreGroupWorkersRunOpenMpHooksOnTheirCores) {
                        [&](int cpu) { return std::find(cores.begin(), cores.end(), cpu) != cores.end(); }))
         ++outside;
     }
-  };
+  });
   s.parallel_for(64, c, WorkStealingPolicy{1, 1, 1});
   EXPECT_EQ(wrong_team.load(), 0);
   EXPECT_EQ(outside.load(), 0);

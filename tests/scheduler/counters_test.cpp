@@ -66,10 +66,10 @@ TEST(Counters, EveryCpuWorkerReportsItsCounts) {
   ASSERT_TRUE(s.counter_status().available) << s.counter_status().reason;
   Codelet c;
   c.name = "count";
-  c.cpu = [](const Chunk& chunk, const WorkerContext&) {
+  c.add("", DeviceKind::cpu, [](const Chunk& chunk, const WorkerContext&) {
     volatile double x = 0;
     for (std::size_t i = chunk.begin; i < chunk.end; ++i) x = x + static_cast<double>(i);
-  };
+  });
   WorkStealingPolicy p;
   p.cpu_chunk = 1000;
   const RunReport r = s.parallel_for(4'000'000, c, p);

@@ -31,8 +31,8 @@ Codelet covering(Hits& hits, bool cpu = true, bool gpu = false) {
       hits.add(chunk.begin, chunk.end);
     }
   };
-  if (cpu) c.cpu = fn;
-  if (gpu) c.gpu = fn;
+  if (cpu) c.add("", DeviceKind::cpu, fn);
+  if (gpu) c.add("", DeviceKind::gpu, fn);
   return c;
 }
 
@@ -44,8 +44,8 @@ class Gate {
   Gate(std::function<bool(const WorkerContext&)> is_target, int chunks)
       : is_target_(std::move(is_target)), needed_(chunks) {}
   Codelet wrap(Codelet c) {
-    for (TaskFunction* fn : {&c.cpu, &c.gpu}) {
-      if (!*fn) continue;
+    for (Variant& v : c.variants) {
+      TaskFunction* fn = &v.run;
       *fn = [this, inner = *fn](const Chunk& chunk, const WorkerContext& ctx) {
         const bool target = is_target_(ctx);
         if (!target) {
@@ -211,10 +211,10 @@ TEST(Faults, RealExceptionsRetireTheWorkerToo) {
   std::atomic<bool> thrown{false};
   Codelet c;
   c.name = "oom-once";
-  c.cpu = [&](const Chunk& chunk, const WorkerContext&) {
+  c.add("", DeviceKind::cpu, [&](const Chunk& chunk, const WorkerContext&) {
     if (!thrown.exchange(true)) throw std::bad_alloc();  // before touching anything: safe to re-run
     hits.add(chunk.begin, chunk.end);
-  };
+  });
   const RunReport r = s.parallel_for(n, c);
   EXPECT_EQ(hits.wrong(), 0u);
   ASSERT_EQ(r.statistics.failures.size(), 1u);

@@ -41,19 +41,19 @@ Codelet timed(Hits& hits, ChunkLog& log, std::chrono::nanoseconds cpu_cost, std:
               std::chrono::nanoseconds launch = 20us) {
   Codelet c;
   c.name = "timed";
-  c.cpu = [&hits, &log, cpu_cost](const Chunk& chunk, const WorkerContext& ctx) {
+  c.add("", DeviceKind::cpu, [&hits, &log, cpu_cost](const Chunk& chunk, const WorkerContext& ctx) {
     EXPECT_EQ(ctx.kind(), DeviceKind::cpu);
     spin_for(cpu_cost * static_cast<long>(chunk.size()));
     hits.add(chunk.begin, chunk.end);
     log.add(DeviceKind::cpu, chunk.size());
-  };
-  c.gpu = [&hits, &log, gpu_cost, launch](const Chunk& chunk, const WorkerContext& ctx) {
+  });
+  c.add("", DeviceKind::gpu, [&hits, &log, gpu_cost, launch](const Chunk& chunk, const WorkerContext& ctx) {
     EXPECT_EQ(ctx.kind(), DeviceKind::gpu);
     EXPECT_GE(ctx.gpu_ordinal(), 0);
     spin_for(launch + gpu_cost * static_cast<long>(chunk.size()));
     hits.add(chunk.begin, chunk.end);
     log.add(DeviceKind::gpu, chunk.size());
-  };
+  });
   return c;
 }
 
@@ -76,16 +76,16 @@ TEST(Heterogeneous, ImplementationsRunOnlyWhereTheyExist) {
   std::atomic<int> cpu_runs{0};
   Codelet gpu_only;
   gpu_only.name = "gpu-only";
-  gpu_only.gpu = [&](const Chunk&, const WorkerContext& ctx) {
+  gpu_only.add("", DeviceKind::gpu, [&](const Chunk&, const WorkerContext& ctx) {
     wrong += ctx.kind() != DeviceKind::gpu ? 1 : 0;
     ++gpu_runs;
-  };
+  });
   Codelet cpu_only;
   cpu_only.name = "cpu-only";
-  cpu_only.cpu = [&](const Chunk&, const WorkerContext& ctx) {
+  cpu_only.add("", DeviceKind::cpu, [&](const Chunk&, const WorkerContext& ctx) {
     wrong += ctx.kind() != DeviceKind::cpu ? 1 : 0;
     ++cpu_runs;
-  };
+  });
   std::vector<Task> tasks;
   for (std::uint64_t i = 0; i < 3000; ++i) tasks.push_back({i, 1, i % 3 == 0 ? &gpu_only : &cpu_only});
   const RunReport r = s.run(tasks);
@@ -132,8 +132,8 @@ TEST(Heterogeneous, RememberedRatesGiveProportionalInitialShares) {
   ChunkLog second_log;
   Codelet again = timed(second, second_log, 20us, 2us);  // same name: the rates carry over
   std::atomic<std::size_t> first_gpu_chunk{0};
-  const TaskFunction gpu = again.gpu;
-  again.gpu = [&, gpu](const Chunk& chunk, const WorkerContext& ctx) {
+  TaskFunction& gpu_variant = again.variants.at(1).run;
+  gpu_variant = [&, gpu = gpu_variant](const Chunk& chunk, const WorkerContext& ctx) {
     std::size_t none = 0;
     first_gpu_chunk.compare_exchange_strong(none, chunk.size());
     gpu(chunk, ctx);
@@ -155,8 +155,8 @@ TEST(Heterogeneous, GpusOfDifferentSpeedGetProportionalShares) {
   Hits hits(n);
   ChunkLog log;
   Codelet c = timed(hits, log, 40us, 4us);
-  const TaskFunction fast = c.gpu;
-  c.gpu = [fast](const Chunk& chunk, const WorkerContext& ctx) {
+  TaskFunction& gpu_variant = c.variants.at(1).run;
+  gpu_variant = [fast = gpu_variant](const Chunk& chunk, const WorkerContext& ctx) {
     if (ctx.gpu_ordinal() == 1) spin_for(4us * static_cast<long>(chunk.size()));  // gpu1 is 2x slower
     fast(chunk, ctx);
   };

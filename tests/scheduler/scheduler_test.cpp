@@ -25,7 +25,7 @@ using testing::spin_for;
 Codelet cpu_codelet(std::string name, TaskFunction fn) {
   Codelet c;
   c.name = std::move(name);
-  c.cpu = std::move(fn);
+  c.add("", DeviceKind::cpu, std::move(fn));
   return c;
 }
 
@@ -185,7 +185,7 @@ TEST(Scheduler, CodeletsWithoutAnImplementationForAnyWorkerAreRejected) {
   Scheduler s(machine("package:1 core:2 pu:1"));
   Codelet gpu_only;
   gpu_only.name = "gpu-only";
-  gpu_only.gpu = [](const Chunk&, const WorkerContext&) {};
+  gpu_only.add("", DeviceKind::gpu, [](const Chunk&, const WorkerContext&) {});
   EXPECT_THROW(s.parallel_for(10, gpu_only), Error);
   const Task t{0, 1, &gpu_only};
   EXPECT_THROW(s.run(std::span<const Task>(&t, 1)), Error);
@@ -339,7 +339,7 @@ TEST(Scheduler, PollingIdleWorkersGiveTheSameResults) {
     Hits hits(n);
     Codelet c = cpu_codelet(
         "poll", [&](const Chunk& chunk, const WorkerContext&) { hits.add(chunk.begin, chunk.end); });
-    c.gpu = c.cpu;
+    c.add("", DeviceKind::gpu, c.variants.front().run);
     s.parallel_for(n, c);
     ASSERT_EQ(hits.wrong(), 0u);
   }

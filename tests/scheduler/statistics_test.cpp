@@ -81,7 +81,7 @@ TEST(Statistics, UnknownCounterEventsNeverFailARun) {
   EXPECT_FALSE(s.counter_status().reason.empty());
   Codelet c;
   c.name = "c";
-  c.cpu = [](const Chunk&, const WorkerContext&) {};
+  c.add("", DeviceKind::cpu, [](const Chunk&, const WorkerContext&) {});
   const RunReport r = s.parallel_for(1000, c);
   EXPECT_TRUE(r.complete());
   EXPECT_NE(report(r).find("counters unavailable: "), std::string::npos) << report(r);
@@ -91,7 +91,7 @@ TEST(Statistics, SchedulerAccumulatesUntilReset) {
   Scheduler s(machine("package:1 core:2 pu:1"));
   Codelet c;
   c.name = "c";
-  c.cpu = [](const Chunk&, const WorkerContext&) {};
+  c.add("", DeviceKind::cpu, [](const Chunk&, const WorkerContext&) {});
   s.parallel_for(1000, c);
   s.parallel_for(500, c);
   EXPECT_EQ(s.statistics().runs, 2u);

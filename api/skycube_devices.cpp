@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -15,7 +16,7 @@
 #include "core/error.hpp"
 #include "cpu/skycube/cuboid_cpu.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
-#include "cpu/skycube/mdmc_cpu.hpp"
+#include "cpu/skycube/mdmc_variants.hpp"
 #include "cpu/skycube/quad_tree_cpu.hpp"
 #include "scheduler/team.hpp"
 #include "templates/skycube/mdmc_devices.hpp"
@@ -243,8 +244,14 @@ SkycubeResult run_scheduled(const Dataset& data, TemplateKind kind, int max_leve
       scheduler::SchedulerTeam team(s, scheduler::TeamMode::all_workers,
                                     scheduler::FailureMode::retry_elsewhere);
       team.range_policy = MdmcChunking::policy();
-      return mdmc_on_devices(
-          data, max_level, extended, tree, [](int) { return MdmcCpu{}; }, mdmc_gpu_hooks(s), team);
+      return std::apply(
+          [&](auto... cpu) {
+            if constexpr (no_hook<decltype(mdmc_gpu_hooks(s))>)
+              return mdmc_on_devices(data, max_level, extended, tree, team, cpu...);
+            else
+              return mdmc_on_devices(data, max_level, extended, tree, team, cpu..., Offer{mdmc_gpu_hooks(s), true});
+          },
+          mdmc_cpu_offers());
     }
     case TemplateKind::reference:
     case TemplateKind::automatic:

@@ -3,9 +3,11 @@ add_library(sextant_warnings INTERFACE)
 target_compile_options(sextant_warnings INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion>)
 
-# Hot CPU code is compiled twice: once for x86-64-v3 (AVX2, FMA, BMI2) and once for the
-# x86-64 baseline; core/cpu_features.hpp picks one at run time.
+# Hot CPU code is compiled once per instruction set it has a variant for: the x86-64 baseline,
+# x86-64-v3 (AVX2, FMA, BMI2) and, where written, AVX-512 (F, BW, DQ, VL); core/cpu_features.hpp
+# says which the running CPU has, and the scheduler (or cpu/simd/isa.hpp) picks one.
 set(SEXTANT_AVX2_FLAGS -mavx2 -mfma -mbmi -mbmi2 -mlzcnt -mpopcnt -mf16c)
+set(SEXTANT_AVX512_FLAGS ${SEXTANT_AVX2_FLAGS} -mavx512f -mavx512bw -mavx512dq -mavx512vl)
 
 # Puts a library's headers at <folder>/<file>.hpp, both in the tree and installed.
 function(sextant_library name)

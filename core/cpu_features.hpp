@@ -1,15 +1,19 @@
-// Which instruction set the CPU specialisations may use, decided once per process.
+// Which instruction sets the CPU specialisations may use, decided once per process.
 #pragma once
 
 #include <string_view>
 
 namespace sextant {
 
-enum class SimdLevel { scalar, avx2 };
+// Ordered: a level includes the ones below it.
+enum class SimdLevel { scalar, avx2, avx512 };
 
-// AVX2+FMA+BMI2 when the CPU has them, unless SEXTANT_SIMD=scalar is set in the environment
-// (lets tests and users exercise the fallback on any machine).
-SimdLevel simd_level() noexcept;
+// The highest level this CPU runs (AVX2 = AVX2+FMA+BMI2; AVX-512 = F, BW, DQ, VL on top), or the
+// level SEXTANT_SIMD=scalar|avx2|avx512 forces (lets tests and users pick a variant on any
+// machine). Throws Error (unsupported) when SEXTANT_SIMD names a level this CPU lacks or no level.
+SimdLevel simd_level();
+// Whether the CPU itself has `level` (whatever SEXTANT_SIMD says).
+bool cpu_supports(SimdLevel level) noexcept;
 std::string_view to_string(SimdLevel level) noexcept;
 
 }  // namespace sextant

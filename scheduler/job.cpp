@@ -326,6 +326,8 @@ std::size_t Job::chunk_size(const WorkerInfo& me, std::size_t own_remaining) {
   }
   std::size_t n = policy_->chunk(request);
   if (slot.gpu_item_limit > 0) n = std::min(n, slot.gpu_item_limit);
+  // A trial of a variant is a small chunk: a slow variant costs little before it is dropped.
+  if (trying_variants(slot, me)) n = std::max<std::size_t>(1, n / variant_trial_divisor);
   return n;
 }
 
@@ -388,6 +390,25 @@ ItemRange Job::take_overflow_range(const WorkerInfo& me) {
   if (front.empty()) overflow_ranges_.pop_front();
   overflow_size_.fetch_sub(n, std::memory_order_relaxed);
   return out;
+}
+
+bool Job::trying_variants(const WorkerSlot& slot, const WorkerInfo& me) const {
+  if (kind_ != Kind::range || codelet_->variants.size() < 2) return false;
+  const auto state = std::find_if(slot.tallies.begin(), slot.tallies.end(),
+                                  [&](const CodeletTallies& t) { return t.codelet == codelet_; });
+  int runnable = 0;
+  bool untried = false;
+  for (std::size_t v = 0; v < codelet_->variants.size(); ++v) {
+    if (!codelet_->variants[v].runs_on(me)) continue;
+    ++runnable;
+    const bool done = state != slot.tallies.end() &&
+                      (state->variants[v].measured() || state->variants[v].tasks >= variant_trials);
+    const bool remembered = v < remembered_variants_.size() &&
+                            static_cast<std::size_t>(me.id) < remembered_variants_[v].size() &&
+                            remembered_variants_[v][static_cast<std::size_t>(me.id)] > 0;
+    untried = untried || (!done && !remembered);
+  }
+  return runnable > 1 && untried;
 }
 
 std::pair<const Variant*, VariantTally*> Job::pick_variant(WorkerSlot& slot, const WorkerInfo& me,

@@ -48,8 +48,10 @@ struct CodeletTallies {
   const Codelet* codelet = nullptr;
   std::vector<VariantTally> variants;  // as Codelet::variants
 };
-// Chunks a worker gives each runnable variant before it picks the fastest.
+// Chunks a worker gives each runnable variant before it picks the fastest, and how much smaller
+// than the policy's chunk a trial chunk is.
 inline constexpr std::size_t variant_trials = 2;
+inline constexpr std::size_t variant_trial_divisor = 8;
 
 // A worker's share of one run. Statistics are written by the owner only and read after it left.
 struct alignas(cache_line) WorkerSlot {
@@ -150,6 +152,8 @@ class Job {
   bool take_overflow_task(const WorkerInfo& me, std::uint64_t& task);
   ItemRange take_overflow_range(const WorkerInfo& me);
 
+  // Whether `me` still has variants of the range's codelet to try (then its chunks are small).
+  bool trying_variants(const WorkerSlot& slot, const WorkerInfo& me) const;
   // The variant `me` runs `codelet` with next (see variant_trials), and its tally.
   std::pair<const Variant*, VariantTally*> pick_variant(WorkerSlot& slot, const WorkerInfo& me,
                                                         const Codelet& codelet);

@@ -20,6 +20,8 @@
 #include <cstddef>
 #include <exception>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -91,6 +93,22 @@ class SchedulerTeam {
     codelet.add("", DeviceKind::cpu, chunks(cpu));
     if constexpr (!std::is_null_pointer_v<std::remove_cvref_t<Gpu>>)
       if (mode_ == TeamMode::all_workers) codelet.add("", DeviceKind::gpu, chunks(gpu));
+    scheduler_->parallel_for(n, codelet, range_policy, RunOptions{on_failure_, 0, record});
+  }
+
+  // Items [0, n) in chunks, with any number of variants per device kind (see Codelet): each
+  // element has name, kind, runnable and fn(begin, end, worker). `name` keys the rates remembered.
+  template <class Variants>
+  void run_variants(std::size_t n, const Variants& variants, std::string_view name) {
+    if (n == 0) return;
+    Codelet codelet;
+    codelet.name = std::string(name);
+    for (const auto& v : variants) {
+      if (!v.runnable || (v.kind == DeviceKind::gpu && mode_ == TeamMode::cpu_only)) continue;
+      codelet.add(std::string(v.name), v.kind, [&fn = v.fn](const Chunk& chunk, const WorkerContext& ctx) {
+        fn(chunk.begin, chunk.end, ctx.worker());
+      });
+    }
     scheduler_->parallel_for(n, codelet, range_policy, RunOptions{on_failure_, 0, record});
   }
 

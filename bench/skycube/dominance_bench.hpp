@@ -14,7 +14,7 @@ namespace sextant::bench {
 
 template <class Isa>
 void dominance_block(benchmark::State& state) {
-  if (std::is_same_v<Isa, cpu::Avx2Isa> && simd_level() != SimdLevel::avx2) {
+  if (std::is_same_v<Isa, cpu::Avx2Isa> && !cpu_supports(SimdLevel::avx2)) {
     state.SkipWithError("this CPU has no AVX2");
     return;
   }

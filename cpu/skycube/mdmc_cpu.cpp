@@ -29,22 +29,22 @@ void MdmcScratch::prepare(int columns, int levels) {
   words.assign(words_for(columns), 0);
 }
 
+void check(const MdmcCpuOptions& options) {
+  if (options.filter_levels < 1 || options.filter_levels > QuadTree::levels)
+    throw Error::argument("filter_levels", std::to_string(options.filter_levels), "1..3");
+}
+
 }  // namespace detail
 
 MdmcCpu::MdmcCpu(const MdmcCpuOptions& options) : options_(options) {
-  if (options.filter_levels < 1 || options.filter_levels > QuadTree::levels)
-    throw Error::argument("filter_levels", std::to_string(options.filter_levels), "1..3");
+  detail::check(options);
 }
 
 void MdmcCpu::process(const MdmcTasks<MdmcShared>& tasks, HashCubePart& out) {
   scratch_.prepare(tasks.shared.tree.dims(), tasks.shared.max_level);
   if (tasks.begin >= tasks.end) return;
-  cpu::dispatch_isa([&](auto isa) {
-    if constexpr (std::is_same_v<decltype(isa), cpu::Avx2Isa>)
-      detail::mdmc_process_avx2(tasks, options_, scratch_, out);
-    else
-      detail::mdmc_process_scalar(tasks, options_, scratch_, out);
-  });
+  cpu::dispatch_isa_avx512(
+      [&](auto isa) { detail::mdmc_process<decltype(isa)>(tasks, options_, scratch_, out); });
 }
 
 }  // namespace sextant::skycube

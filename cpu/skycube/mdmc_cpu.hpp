@@ -1,7 +1,7 @@
 // The CPU specialisation of MDMC's filter and refine hooks (paper 004, section 5.2): per point
 // of S+, a filter on the quad tree's path labels (no coordinate loads) and a refine that walks
 // the tree, prunes subtrees that cannot dominate p in a still-open subspace and runs SIMD
-// dominance tests on the rest. AVX2 with a scalar fallback, chosen at run time (cpu/simd/isa.hpp).
+// dominance tests on the rest. AVX-512, AVX2 and scalar variants (cpu/simd/isa.hpp).
 //
 // One MdmcCpu per worker (the template copies a prototype): it owns the worker's scratch,
 // allocated on first use and reused for every point (no allocation per point).
@@ -13,6 +13,7 @@
 
 #include "core/device.hpp"
 #include "core/subspace.hpp"
+#include "cpu/simd/isa.hpp"
 #include "templates/skycube/hash_cube.hpp"
 #include "templates/skycube/hooks.hpp"
 #include "templates/skycube/mdmc.hpp"
@@ -64,13 +65,40 @@ struct MdmcScratch {
   void prepare(int columns, int levels);
 };
 
-void mdmc_process_scalar(const MdmcTasks<MdmcShared>& tasks, const MdmcCpuOptions& options,
-                         MdmcScratch& scratch, HashCubePart& out);
-void mdmc_process_avx2(const MdmcTasks<MdmcShared>& tasks, const MdmcCpuOptions& options,
-                       MdmcScratch& scratch, HashCubePart& out);
+// The kernel for one instruction set, defined in mdmc_cpu_<isa>.cpp (compiled for that set).
+template <class Isa>
+void mdmc_process(const MdmcTasks<MdmcShared>& tasks, const MdmcCpuOptions& options, MdmcScratch& scratch,
+                  HashCubePart& out);
+
+void check(const MdmcCpuOptions& options);
 
 }  // namespace detail
 
+// The MDMC CPU hook compiled for one instruction set (cpu/simd/isa.hpp): one variant among those
+// the scheduler measures and picks from (cpu/skycube/mdmc_variants.hpp). can_run(): this CPU has
+// the set and SEXTANT_SIMD allows it.
+template <class Isa>
+class MdmcCpuOn {
+ public:
+  static constexpr std::string_view name = Isa::name;
+  static constexpr DeviceKind device_kind = DeviceKind::cpu;
+  static bool can_run() { return cpu::allowed<Isa>(); }
+
+  MdmcCpuOn() = default;
+  explicit MdmcCpuOn(const MdmcCpuOptions& options) : options_(options) { detail::check(options); }
+
+  void process(const MdmcTasks<MdmcShared>& tasks, HashCubePart& out) {
+    scratch_.prepare(tasks.shared.tree.dims(), tasks.shared.max_level);
+    if (tasks.begin < tasks.end) detail::mdmc_process<Isa>(tasks, options_, scratch_, out);
+  }
+  const MdmcCpuStats& stats() const noexcept { return scratch_.stats; }
+
+ private:
+  MdmcCpuOptions options_;
+  detail::MdmcScratch scratch_;
+};
+
+// The MDMC CPU hook on the best instruction set allowed here (the OpenMP entry, tests).
 class MdmcCpu {
  public:
   static constexpr std::string_view name = "mdmc-cpu";

@@ -1,7 +1,6 @@
-// The hot loop of MdmcCpu, a template over the instruction set (cpu/simd/isa.hpp); included
-// only by mdmc_cpu_avx2.cpp and mdmc_cpu_scalar.cpp. Everything with code is a member of
-// MdmcKernel<Isa>, so the two instantiations never share (ODR-merge) a function compiled for
-// the other instruction set.
+// The hot loop of the MDMC CPU hooks, a template over the instruction set (cpu/simd/isa.hpp);
+// included only by mdmc_cpu_<isa>.cpp. Everything with code is a member of MdmcKernel<Isa>, so
+// the instantiations never share (ODR-merge) a function compiled for another instruction set.
 //
 // Per point p (leaf position i), with the bitmaps of detail::MdmcScratch (bit m = subspace m):
 //
@@ -252,6 +251,41 @@ class MdmcKernel {
     const Mask* median = tree_.median_masks().data();
     const Mask* quartile = tree_.quartile_masks().data();
     const Mask* octile = tree_.octile_masks().data();
+#if defined(__AVX512F__) && defined(__AVX512VL__)
+    if constexpr (std::is_same_v<Isa, cpu::Avx512Isa>) {
+      const __m512i pm = _mm512_set1_epi32(static_cast<int>(p.median));
+      const __m512i pq = _mm512_set1_epi32(static_cast<int>(p.quartile));
+      const __m512i po = _mm512_set1_epi32(static_cast<int>(p.octile));
+      const __m512i full = _mm512_set1_epi32(static_cast<int>(full_));
+      const __m512i low5 = _mm512_set1_epi32(31);
+      const __m512i one = _mm512_set1_epi32(1);
+      const auto* bits = reinterpret_cast<const int*>(s_.reachable.data());
+      // 16 leaves at a time, as the AVX2 loop below does 8; lanes past `end` are masked off.
+      for (std::uint32_t pos = begin; pos < end; pos += 16) {
+        const auto lanes = static_cast<__mmask16>(end - pos >= 16 ? 0xFFFFu : (1u << (end - pos)) - 1);
+        const __m512i m = _mm512_loadu_si512(median + pos);
+        const __m512i q = _mm512_loadu_si512(quartile + pos);
+        const __m512i o = _mm512_loadu_si512(octile + pos);
+        const __m512i same0 = _mm512_andnot_si512(_mm512_xor_si512(m, pm), full);
+        const __m512i same1 = _mm512_andnot_si512(_mm512_xor_si512(q, pq), same0);
+        __m512i worse = _mm512_andnot_si512(pm, m);
+        worse = _mm512_or_si512(worse, _mm512_and_si512(same0, _mm512_andnot_si512(pq, q)));
+        worse = _mm512_or_si512(worse, _mm512_and_si512(same1, _mm512_andnot_si512(po, o)));
+        const __m512i x = _mm512_andnot_si512(worse, full);
+        const __m512i word =
+            _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), lanes, _mm512_srli_epi32(x, 5), bits, 4);
+        const __m512i bit = _mm512_and_si512(_mm512_srlv_epi32(word, _mm512_and_si512(x, low5)), one);
+        auto hits = static_cast<unsigned>(_mm512_mask_cmpeq_epi32_mask(lanes, bit, one));
+        while (hits != 0) {
+          const auto leaf = pos + static_cast<std::uint32_t>(std::countr_zero(hits));
+          hits &= hits - 1;
+          __builtin_prefetch(tree_.row(leaf));
+          candidates_[candidate_count_++] = leaf;
+        }
+      }
+      return;
+    }
+#endif
 #if defined(__AVX2__)
     if constexpr (std::is_same_v<Isa, cpu::Avx2Isa>) {
       const __m256i pm = _mm256_set1_epi32(static_cast<int>(p.median));

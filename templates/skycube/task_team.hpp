@@ -7,6 +7,11 @@
 
 #include <concepts>
 #include <cstddef>
+#include <functional>
+#include <span>
+#include <string_view>
+
+#include "core/device.hpp"
 
 namespace sextant::skycube {
 
@@ -43,6 +48,16 @@ struct WorkerFunctionArchetype {
 };
 }  // namespace detail
 
+// One implementation of a range function for a DeviceTeam: what it is (name, device kind),
+// whether this machine can run it, and fn(begin, end, worker). A list of them is a codelet's
+// variants: the team measures those a worker can run and keeps the fastest (scheduler/task.hpp).
+struct RangeVariant {
+  std::string_view name;
+  DeviceKind kind = DeviceKind::cpu;
+  bool runnable = true;
+  std::function<void(std::size_t, std::size_t, int)> fn;
+};
+
 // A team whose workers are devices of different kinds (CPU cores or core groups, GPUs). Like a
 // codelet, every call takes one function per device kind, and the team runs on each worker the
 // one for its kind; `nullptr` as the GPU function means "no GPU implementation" (the GPUs sit the
@@ -50,6 +65,8 @@ struct WorkerFunctionArchetype {
 //   run_tasks(count, cpu, gpu)   fn(task, worker), one task at a time per worker;
 //   run_range(n, cpu, gpu)       fn(begin, end, worker) over chunks of [0, n) that the team sizes
 //                                per device (large on GPUs, small on CPU cores);
+//   run_variants(n, variants, name)  the same with a list of RangeVariants (any number per kind);
+//                                `name` keys the rates the team remembers;
 //   for_each_worker(cpu, gpu)    fn(worker) once per worker: per-device setup before a run.
 // A team may re-run a task or chunk on another device after an exception, so the functions must be
 // safe to re-run (publish results at the end, or undo on the way out). The scheduler provides
@@ -62,6 +79,7 @@ concept DeviceTeam = TaskTeam<T> &&
   team.run_tasks(count, task, nullptr);
   team.run_range(count, range, range);
   team.run_range(count, range, nullptr);
+  team.run_variants(count, std::span<const RangeVariant>(), std::string_view());
   team.for_each_worker(setup, setup);
   team.for_each_worker(setup, nullptr);
 };

@@ -300,7 +300,7 @@ TEST(SkycubeOnDevices, ChunkFailingHalfwayIsUndoneAndRunsElsewhere) {
   cpu::ExtendedSkylineCpu extended{2};
   cpu::QuadTreeCpu tree{2};
   const SkycubeResult r = mdmc_on_devices(
-      data, 6, extended, tree, [&armed](int) { return ThrowsHalfway(&armed); }, nullptr, team);
+      data, 6, extended, tree, team, Offer{[&armed](int) { return ThrowsHalfway(&armed); }, true});
   testing::expect_same_skycube(r.cube, reference_skycube(data, 6));
   const scheduler::Statistics stats = s.statistics();
   ASSERT_EQ(stats.failures.size(), 1u);
@@ -332,7 +332,7 @@ TEST(SkycubeOnDevices, HookSetupFailureRetiresOnlyThatWorker) {
   cpu::ExtendedSkylineCpu extended{2};
   cpu::QuadTreeCpu tree{2};
   const SkycubeResult r = mdmc_on_devices(
-      data, 8, extended, tree, [](int worker) { return FailsToPrepare(worker == 3); }, nullptr, team);
+      data, 8, extended, tree, team, Offer{[](int worker) { return FailsToPrepare(worker == 3); }, true});
   testing::expect_same_skycube(r.cube, reference_skycube(data, 8));
   const scheduler::Statistics stats = s.statistics();
   ASSERT_FALSE(stats.failures.empty());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iostream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "cpu/skycube/quad_tree_cpu.hpp"
 #include "cpu/skycube/mdmc_cpu.hpp"
 #include "cpu/skycube/mdmc_skycube_cpu.hpp"
+#include "cpu/skycube/mdmc_variants.hpp"
 #include "cpu/skycube/omp_team.hpp"
 #include "cpu/skycube/reference_skycube.hpp"
 #include "support/random_data.hpp"
@@ -66,6 +68,29 @@ TEST(Mdmc, ConformanceWithDeeperFilters) {
                                         }};
     testing::run_conformance(deeper, {2});
   }
+}
+
+// Every registered CPU variant (cpu/skycube/mdmc_variants.hpp) this machine can run, through the
+// same conformance body; the ones it cannot run are named, so a log shows what was covered.
+template <class Hook>
+void variant_conformance() {
+  if (!Hook::can_run()) {
+    std::cout << "[          ] variant " << Hook::name << ": not on this CPU (or SEXTANT_SIMD)\n";
+    return;
+  }
+  const testing::SkycubeRunner variant{"mdmc variant " + std::string(Hook::name),
+                                       [](const Dataset& data, int max_level, int threads) {
+                                         cpu::ExtendedSkylineCpu extended{threads};
+                                         cpu::QuadTreeCpu tree{threads};
+                                         cpu::OmpTeam team(threads);
+                                         return mdmc(data, max_level, extended, tree, Hook{}, team).cube;
+                                       }};
+  testing::run_conformance(variant);
+}
+
+TEST(Mdmc, EveryVariantConforms) {
+  []<class... Hooks>(std::tuple<Hooks...>*) { (variant_conformance<Hooks>(), ...); }(
+      static_cast<MdmcCpuVariants*>(nullptr));
 }
 
 TEST(Mdmc, Nba) {

@@ -1,0 +1,26 @@
+// The MDMC CPU hook variants, registered here beside their code: one line per variant. Listed
+// fastest-expected first: the scheduler tries them in this order on every core and keeps the
+// fastest it measures (scheduler/task.hpp); a variant whose instruction set this CPU lacks, or
+// that SEXTANT_SIMD rules out, is offered as not runnable.
+#pragma once
+
+#include <tuple>
+
+#include "cpu/simd/isa.hpp"
+#include "cpu/skycube/mdmc_cpu.hpp"
+#include "templates/skycube/mdmc_devices.hpp"
+
+namespace sextant::skycube {
+
+using MdmcCpuVariants = std::tuple<MdmcCpuOn<cpu::Avx512Isa>,  //
+                                   MdmcCpuOn<cpu::Avx2Isa>,    //
+                                   MdmcCpuOn<cpu::ScalarIsa>>;
+
+// Offers for mdmc_on_devices: a fresh hook per worker for every registered variant.
+inline auto mdmc_cpu_offers() {
+  return []<class... Hooks>(std::tuple<Hooks...>*) {
+    return std::tuple{Offer{[](int) { return Hooks{}; }, Hooks::can_run()}...};
+  }(static_cast<MdmcCpuVariants*>(nullptr));
+}
+
+}  // namespace sextant::skycube

@@ -112,7 +112,6 @@ DeviceId parse_device(const std::string& text) {
             ") or one GPU (gpu0, gpu1, ...)",
         exists ? "the count windows do not run on a single NUMA node" : "no such NUMA node on this machine");
   }
-  window::check_count_window_device(id);  // a missing GPU: exit 4 before the input is read
   return id;
 }
 
@@ -199,6 +198,7 @@ int window_command(int argc, char** argv) {
                           "the named algorithms are GPU kernels; add --device gpu0");
   options.threads = static_cast<int>(args.get_int("threads", 0, 1, 4096));
   const std::string output = args.require("output");
+  window::check_count_window_device(device);  // a missing GPU: exit 4 before the input is read
 
   PhaseTimes phases;
   const Input in = load_input(args, phases);

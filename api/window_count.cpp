@@ -25,7 +25,7 @@ namespace {
 int gpu_ordinal(DeviceId device) {
   if (device.index < 0) throw Error::argument("device", to_string(device), "gpu0, gpu1, ...", "name one GPU");
 #if SEXTANT_HAS_CUDA
-  const int count = gpu::device_count();
+  const int count = ::sextant::gpu::device_count();
   if (count == 0)
     throw Error::unsupported("cannot run on GPU " + to_string(device) +
                              ": no GPU found on this machine; use --device cpu");

@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "cpu/window/count_window_cpu.hpp"
 #if SEXTANT_HAS_CUDA
+#include "gpu/device_query.hpp"
 #include "gpu/window/count_window_gpu.hpp"
 #endif
 
@@ -13,18 +14,38 @@ namespace sextant::window {
 namespace {
 
 #if !SEXTANT_HAS_CUDA
-[[noreturn]] void no_cuda() {
-  throw Error::unsupported(
-      "this build of Sextant has no CUDA support: count windows on a GPU are unavailable");
+[[noreturn]] void no_cuda(DeviceId device) {
+  throw Error::unsupported("cannot run on GPU " + to_string(device) +
+                           ": this build of Sextant has no CUDA support; use --device cpu");
 }
 #endif
 
+// A GPU that is not there is unsupported on this machine (exit 4), like every other command;
+// an ordinal beyond the GPUs present is a bad argument.
 int gpu_ordinal(DeviceId device) {
   if (device.index < 0) throw Error::argument("device", to_string(device), "gpu0, gpu1, ...", "name one GPU");
+#if SEXTANT_HAS_CUDA
+  const int count = ::sextant::gpu::device_count();
+  if (count == 0)
+    throw Error::unsupported("cannot run on GPU " + to_string(device) +
+                             ": no GPU found on this machine; use --device cpu");
+  if (device.index >= count)
+    throw Error::argument("device", to_string(device),
+                          "gpu0 .. gpu" + std::to_string(count - 1) + " (the GPUs of this machine)",
+                          "no such GPU");
+#endif
   return device.index;
 }
 
 }  // namespace
+
+void check_count_window_device(DeviceId device) {
+  if (device.kind != DeviceKind::gpu) return;
+  (void)gpu_ordinal(device);
+#if !SEXTANT_HAS_CUDA
+  no_cuda(device);
+#endif
+}
 
 CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, AggregateKind kind, DeviceId device,
                                   const CountWindowOptions& options) {
@@ -49,7 +70,7 @@ CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, Aggregate
   return result;
 #else
   (void)gpu_ordinal(device);
-  no_cuda();
+  no_cuda(device);
 #endif
 }
 
@@ -64,7 +85,7 @@ std::string aggregate_count_on_device(const CountWindowArgs& args, DeviceId devi
   (void)algorithm;
   (void)stream;
   (void)gpu_ordinal(device);
-  no_cuda();
+  no_cuda(device);
 #endif
 }
 

@@ -34,6 +34,10 @@ struct CountWindowResult {
   std::string algorithm;  // what ran: "cpu (avx2)" or the GPU plan, e.g. "coop (tile 16384, ...)"
 };
 
+// Checks `device` without running anything: a GPU that this build or machine lacks throws
+// Error::unsupported (exit 4), a GPU ordinal beyond those present Error::argument; the CPU passes.
+void check_count_window_device(DeviceId device);
+
 // Throws Error for a bad spec (naming "length"/"slide"), a device that does not exist or that
 // this build cannot use, an algorithm that cannot run the problem, or a CUDA failure.
 CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, AggregateKind kind,

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "api/machine.hpp"
 #include "api/window_count.hpp"
 #include "apps/arguments.hpp"
 #include "apps/commands.hpp"
@@ -101,7 +102,16 @@ DeviceId parse_device(const std::string& text) {
   if (sel.all || sel.devices.size() != 1)
     throw Error::argument("--device", text, "cpu or one GPU (gpu0, gpu1, ...)", "name exactly one device");
   DeviceId id = sel.devices.front();
-  if (id.kind == DeviceKind::cpu) id.index = -1;  // every core
+  if (id.kind == DeviceKind::cpu && id.index >= 0) {
+    // The count windows run on every core or one GPU; name the nodes that exist in the error.
+    const auto nodes = api::machine().numa_nodes.size();
+    const bool exists = static_cast<std::size_t>(id.index) < nodes;
+    throw Error::argument(
+        "--device", text,
+        "cpu (every core of numa0 .. numa" + std::to_string(nodes == 0 ? 0 : nodes - 1) +
+            ") or one GPU (gpu0, gpu1, ...)",
+        exists ? "the count windows do not run on a single NUMA node" : "no such NUMA node on this machine");
+  }
   return id;
 }
 
@@ -188,6 +198,7 @@ int window_command(int argc, char** argv) {
                           "the named algorithms are GPU kernels; add --device gpu0");
   options.threads = static_cast<int>(args.get_int("threads", 0, 1, 4096));
   const std::string output = args.require("output");
+  window::check_count_window_device(device);  // a missing GPU: exit 4 before the input is read
 
   PhaseTimes phases;
   const Input in = load_input(args, phases);

@@ -111,6 +111,16 @@ class CsvSource final : public Source {
   const std::string& origin() const override { return origin_; }
   void run(window::StreamWindow& op, std::size_t batch, window::StreamResults& results,
            PhaseTimes& phases) override {
+    // Before any push, so that the message names the input's row rather than a batch's tuple.
+    if (op.geometry().type == WindowType::time) {
+      const std::int64_t limit = op.geometry().max_timestamp;
+      const std::size_t n = csv_.timestamps.size();
+      const std::size_t i = window::first_timestamp_above(csv_.timestamps.data(), n, limit);
+      if (i < n)
+        window::throw_timestamp_above(origin_ + ": data row " + std::to_string(i + 1) + " (key " +
+                                          std::to_string(csv_.keys.empty() ? 0u : csv_.keys[i]) + ")",
+                                      csv_.timestamps[i], limit);
+    }
     Stopwatch sw;
     std::visit(
         [&](const auto& values) {

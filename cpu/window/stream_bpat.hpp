@@ -16,6 +16,7 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "templates/window/stream_aggregates.hpp"
@@ -57,6 +58,15 @@ struct BpatShape {
   bool in_a_window(std::int64_t j) const noexcept { return s <= w || j % s < w; }
 };
 
+// Bytes of one key's B-PAT for `g` with partials of `partial_bytes`.
+std::uint64_t bpat_bytes(const BpatShape& g, std::size_t partial_bytes) noexcept;
+// Up front: throws Error (resource, exit 5) when one key's trees of every spec need more than
+// `memory` bytes (default: this machine's physical memory), naming the sizes and what would fit.
+void check_bpat_memory(const std::vector<BpatShape>& shapes, std::size_t partial_bytes,
+                       std::uint64_t memory = 0);
+// Throws Error (resource) for a tree of `g` that could not be allocated.
+[[noreturn]] void throw_bpat_allocation(const BpatShape& g, std::size_t partial_bytes);
+
 template <StreamAggregate A>
 class Bpat {
  public:
@@ -65,9 +75,14 @@ class Bpat {
 
   bool allocated() const noexcept { return nodes_ != nullptr; }
   void allocate(const BpatShape& g) {
-    nodes_ = std::make_unique<P[]>(static_cast<std::size_t>(g.nodes));
+    try {
+      nodes_ = std::make_unique<P[]>(static_cast<std::size_t>(g.nodes));
+      bits_ = std::make_unique<std::uint64_t[]>(static_cast<std::size_t>(g.words));
+    } catch (const std::bad_alloc&) {
+      nodes_.reset();
+      throw_bpat_allocation(g, sizeof(P));
+    }
     std::fill_n(nodes_.get(), g.nodes, P::identity());
-    bits_ = std::make_unique<std::uint64_t[]>(static_cast<std::size_t>(g.words));
   }
 
   // Takes the key's newly closed panes (ascending ids) and `frontier` (every pane below is
@@ -79,11 +94,20 @@ class Bpat {
   std::int64_t advance(const BpatShape& g, const std::int64_t* ids, const P* parts, std::size_t n,
                        std::int64_t frontier, std::vector<std::uint64_t>& dirty, Emit&& emit) {
     std::size_t i = 0;
+    // Panes [known_from, known_to) are known to be empty: the last scan found nothing there.
+    // It stays true within this call (inserts land at or above the `end` of that scan, evictions
+    // only clear), so that firing the w windows of one pane scans the gap before it once, not
+    // once per window (which cost O(w^2 / 64) for a lone pane).
+    std::int64_t known_from = 0, known_to = 0;
     for (;;) {
       const std::int64_t end = base_ + g.m;
       for (; i < n && ids[i] < end; ++i)
         if (ids[i] >= next_ * g.s && g.in_a_window(ids[i])) insert(g, ids[i], parts[i], dirty);
-      const std::int64_t j = first_nonempty(g, std::max(base_, next_ * g.s), end);
+      const std::int64_t from = std::max(base_, next_ * g.s);
+      const std::int64_t j =
+          first_nonempty(g, from >= known_from && from < known_to ? std::min(known_to, end) : from, end);
+      known_from = from;
+      known_to = j;
       if (j == end) {  // nothing left in the tree: jump to the next pane's first window
         if (i == n) {
           flush(g, dirty);

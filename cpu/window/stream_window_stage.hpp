@@ -36,6 +36,7 @@ class CpuWindowStage {
       : threads_(c.threads > 0 ? c.threads : omp_get_max_threads()) {
     for (std::size_t i = 0; i < g.specs.size(); ++i)
       shapes_.emplace_back(g.specs[i], static_cast<std::uint32_t>(i));
+    detail::check_bpat_memory(shapes_, sizeof(Partial<A>));
   }
 
   void advance(const CpuClosedPanes<A>& closed, std::vector<Result>& out);
@@ -88,6 +89,9 @@ void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed, 
         fire_at, tree.advance(g, closed.panes.data() + w.begin, closed.partials.data() + w.begin,
                               w.end - w.begin, w.frontier, dirty, [&](std::int64_t win, const Partial<A>& p) {
                                 const std::int64_t start = win * g.slide;
+                                if (!representable<A>(p.acc)) [[unlikely]]
+                                  throw_unrepresentable_window(A::name, overflow_message<A>(), g.spec, k.key,
+                                                               start, start + g.length);
                                 out.push_back({g.spec, k.key, start, start + g.length, A::lower(p.acc)});
                               }));
   }

@@ -84,6 +84,14 @@ SEXTANT_HD_INLINE u32 atomic_add32(u32* p, u32 v) {
 #endif
 }
 
+SEXTANT_HD_INLINE void atomic_min64(u64* p, u64 v) {
+#if defined(__CUDA_ARCH__)
+  atomicMin(p, v);
+#else
+  *p = min_of(*p, v);
+#endif
+}
+
 SEXTANT_HD_INLINE u64 volatile_load64(const u64* p) {
   return *static_cast<const volatile u64*>(p);
 }
@@ -665,6 +673,7 @@ struct FillWindows {
   const u32* slot_key;
   u64 first;  // window index of out[0]
   WindowResult<typename A::Output>* out;
+  u64* unrepresentable;  // the lowest i whose accumulator cannot be lowered (no_index: none)
   SEXTANT_HD void operator()(u64 i) const {
     const u64 t = first + i;
     const u64 e = upper_bound_u64(offsets, n, t);
@@ -681,6 +690,7 @@ struct FillWindows {
     r.start = k * g.slide;
     r.end = k * g.slide + g.length;
     r.value = A::lower(acc.acc);
+    if (!representable<A>(acc.acc)) atomic_min64(unrepresentable, i);
     out[i] = r;
   }
 };

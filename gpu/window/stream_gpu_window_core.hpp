@@ -169,13 +169,21 @@ class WindowCore {
             std::vector<Result>& out) {
     if (total == 0) return;
     results_.reserve(exec_, std::min<u64>(total, result_slice));
+    unrepresentable_.reserve(exec_, 1);
     for (u64 first = 0; first < total; first += result_slice) {
       const std::size_t m = std::min<u64>(result_slice, total - first);
+      exec_.for_each(1, Fill<u64>{unrepresentable_.data(), no_index});
       exec_.for_each(m, FillWindows<A>{leaf_slot_.data(), leaf_pane_.data(), n, offsets_.data(), tree_view_,
-                                       g, f, slot_key, first, results_.data()});
+                                       g, f, slot_key, first, results_.data(), unrepresentable_.data()});
       const std::size_t old = out.size();
       out.resize(old + m);
       exec_.read(out.data() + old, results_.data(), m);
+      u64 bad = no_index;
+      exec_.read(&bad, unrepresentable_.data(), 1);
+      if (bad != no_index) [[unlikely]] {
+        const Result& r = out[old + bad];
+        throw_unrepresentable_window(A::name, overflow_message<A>(), r.spec, r.key, r.start, r.end);
+      }
     }
   }
 
@@ -227,6 +235,7 @@ class WindowCore {
   Buffer<u32> keep_;
   Buffer<u32> rank_;
   Buffer<Result> results_;
+  Buffer<u64> unrepresentable_;
 };
 
 }  // namespace sextant::window::detail::stream_gpu

@@ -9,10 +9,15 @@
 //   op.finish();         // end of stream: every open window fires (time windows)
 //   op.poll(results);
 //
-// Errors: invalid options throw from the constructor; a bad batch throws from push and leaves
-// the operator as it was; push after finish throws.
+// Errors: invalid options throw from the constructor; a bad batch (e.g. a timestamp above
+// geometry().max_timestamp) throws from push and leaves the operator as it was; push after
+// finish throws. A window that cannot be represented (an int64 sum overflow, an infinite
+// double) throws from push or finish naming its key and window; the operator is then failed
+// and every later call throws.
 #pragma once
 
+#include <algorithm>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -36,11 +41,21 @@ class StreamWindowOperator {
       : geometry_(make_geometry(options)), panes_(geometry_, config), windows_(geometry_, config) {}
 
   void push(const StreamBatch<Value>& batch) {
+    if (failed_) throw Error::unsupported("push after an error: the operator has failed");
     if (finished_) throw Error::unsupported("push after finish: the stream has ended");
+    if (geometry_.type == WindowType::time) {
+      const std::size_t n = std::min(batch.timestamps.size(), batch.size());
+      const std::size_t i = first_timestamp_above(batch.timestamps.data(), n, geometry_.max_timestamp);
+      if (i < n)
+        throw_timestamp_above("stream batch: tuple " + std::to_string(i), batch.timestamps[i],
+                              geometry_.max_timestamp);
+    }
     panes_.push(batch);
     ++batches_;
+    failed_ = true;  // until the window stage has taken the panes
     panes_.release(closed_);
     windows_.advance(closed_, fired_);
+    failed_ = false;
   }
 
   // Appends the windows fired since the last poll; returns how many.
@@ -56,10 +71,13 @@ class StreamWindowOperator {
   }
 
   void finish() {
+    if (failed_) throw Error::unsupported("finish after an error: the operator has failed");
     if (finished_) return;
     finished_ = true;
+    failed_ = true;
     panes_.release_all(closed_);
     windows_.advance(closed_, fired_);
+    failed_ = false;
   }
 
   StreamCounters counters() const {
@@ -82,6 +100,7 @@ class StreamWindowOperator {
   std::uint64_t emitted_ = 0;
   std::uint64_t batches_ = 0;
   bool finished_ = false;
+  bool failed_ = false;
 };
 
 }  // namespace sextant::window

@@ -1,6 +1,8 @@
 #include "templates/window/stream_spec.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <numeric>
 #include <string>
 
@@ -78,7 +80,14 @@ StreamGeometry make_geometry(const StreamWindowOptions& options) {
     pane = std::gcd(pane, std::gcd(s.length, s.slide));
   }
   g.pane = pane;
-  for (const WindowSpec& s : options.specs) {
+  if (g.type == WindowType::time) {
+    std::int64_t widest = 0;
+    for (const WindowSpec& s : options.specs) widest = std::max(widest, s.length + s.slide);
+    g.max_timestamp = INT64_MAX - (std::int64_t{1} << 42) - options.lateness - widest;
+  }
+  for (std::size_t i = 0; i < options.specs.size(); ++i) {
+    const WindowSpec& s = options.specs[i];
+    const std::string where = options.specs.size() == 1 ? "" : " of window spec " + std::to_string(i);
     SpecGeometry sg;
     sg.spec = s;
     sg.panes_per_window = s.length / pane;
@@ -86,14 +95,46 @@ StreamGeometry make_geometry(const StreamWindowOptions& options) {
     const auto leaves = static_cast<std::uint64_t>(sg.panes_per_window) +
                         static_cast<std::uint64_t>(options.windows_per_tree - 1) *
                             static_cast<std::uint64_t>(sg.panes_per_slide);
-    if (leaves > (std::uint64_t{1} << 40))
-      throw Error::argument("windows per tree", std::to_string(options.windows_per_tree),
-                            "a value with (n_w - 1) * slide + length <= 2^40 panes", "tree too large");
+    if (leaves > (std::uint64_t{1} << 40)) {
+      // w <= 2^40 always (length <= 2^40), so n_w = 1 always fits this bound.
+      const std::int64_t fits = ((std::int64_t{1} << 40) - sg.panes_per_window) / sg.panes_per_slide + 1;
+      throw Error(ErrorKind::bad_argument,
+                  "length " + std::to_string(s.length) + ", slide " + std::to_string(s.slide) + where +
+                      " and windows per tree " + std::to_string(options.windows_per_tree) +
+                      ": one B-PAT would span (n_w - 1) * slide + length = " + std::to_string(leaves) +
+                      " panes of " + std::to_string(pane) +
+                      " time units, more than 2^40 (valid: windows per " + "tree 1 .. " +
+                      std::to_string(fits) + " for this length and slide)");
+    }
     sg.tree_leaves = static_cast<std::int64_t>(std::bit_ceil(leaves));
     sg.tree_levels = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(sg.panes_per_window)));
     g.specs.push_back(sg);
   }
   return g;
+}
+
+std::size_t first_timestamp_above(const std::int64_t* ts, std::size_t n, std::int64_t limit) noexcept {
+  // One branch-free pass (it vectorises); the rare hit is located afterwards.
+  std::int64_t top = 0;
+  for (std::size_t i = 0; i < n; ++i) top = std::max(top, ts[i]);
+  if (top <= limit) return n;
+  for (std::size_t i = 0; i < n; ++i)
+    if (ts[i] > limit) return i;
+  return n;
+}
+
+void throw_timestamp_above(std::string_view tuple, std::int64_t ts, std::int64_t limit) {
+  throw Error(ErrorKind::bad_input,
+              std::string(tuple) + ": timestamp " + std::to_string(ts) +
+                  " is above the largest one whose windows can be represented (valid: 0 .. " +
+                  std::to_string(limit) + " = 2^63 - 1 - 2^42 - lateness - max(length + slide))");
+}
+
+void throw_unrepresentable_window(std::string_view aggregate, std::string_view problem, std::uint32_t spec,
+                                  std::uint32_t key, std::int64_t start, std::int64_t end) {
+  throw Error(ErrorKind::bad_input, std::string(aggregate) + " of key " + std::to_string(key) + ", window [" +
+                                        std::to_string(start) + ", " + std::to_string(end) + ") of spec " +
+                                        std::to_string(spec) + ": " + std::string(problem));
 }
 
 }  // namespace sextant::window

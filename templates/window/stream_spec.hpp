@@ -16,6 +16,7 @@
 // only full windows are emitted.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -77,6 +78,11 @@ struct StreamGeometry {
   std::int64_t lateness = 0;
   std::int64_t windows_per_tree = 0;
   std::vector<SpecGeometry> specs;
+  // Time windows: the largest timestamp accepted, 2^63 - 1 - 2^42 - L - max(W + S) over the
+  // specs: every window holding a tuple then ends, and fires (end + L), within int64, with room
+  // for the pane and tree arithmetic of every backend (whose spans stay below 2^41 panes).
+  // Count windows ignore timestamps: any timestamp >= 0.
+  std::int64_t max_timestamp = INT64_MAX;
 
   // Time windows: panes below this id are closed at watermark `wm` (nothing can reach them).
   // `wm` may be no_watermark (nothing closed yet).
@@ -88,5 +94,10 @@ struct StreamGeometry {
 // Validates `options` (throws Error::argument naming the spec index, the parameter and its
 // valid range) and derives the shared geometry.
 StreamGeometry make_geometry(const StreamWindowOptions& options);
+
+// The first timestamp of ts[0..n) above `limit` (StreamGeometry::max_timestamp), or n.
+std::size_t first_timestamp_above(const std::int64_t* ts, std::size_t n, std::int64_t limit) noexcept;
+// Throws Error (bad_input): "<tuple>: timestamp <ts> is above ... (valid: 0 .. <limit> ...)".
+[[noreturn]] void throw_timestamp_above(std::string_view tuple, std::int64_t ts, std::int64_t limit);
 
 }  // namespace sextant::window

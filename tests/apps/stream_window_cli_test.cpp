@@ -307,6 +307,59 @@ TEST_F(StreamWindowCliTest, BadInputFailsCleanlyWithoutOutput) {
   }
 }
 
+// Integer extremes: a timestamp whose windows would end beyond int64 is refused naming the row,
+// the value and the limit; sums are exact in 128 bits (overflowing int64 is an error naming the
+// key and window), avg and var are exact for large integers; infinite double sums are errors.
+TEST_F(StreamWindowCliTest, IntegerExtremesAreExactOrRefused) {
+  const auto out = (dir_ / "out.csv").string();
+  const std::string spec = " --type time --length 10 --slide 5 --output ";
+  const auto far = write("far.csv", "key,ts,value,wm\n0,9223372036854775800,5,0\n").string();
+  auto r = run("window --input " + far + spec + out + " --agg sum");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  for (const char* part : {"far.csv: data row 1 (key 0)", "9223372036854775800", "9223367638808264688"})
+    EXPECT_NE(r.err.find(part), std::string::npos) << part << "\n" << r.err;
+  EXPECT_FALSE(fs::exists(out));
+
+  const auto big =
+      write("big.csv", "key,ts,value,wm\n4,1,9000000000000000000,0\n4,2,9000000000000000000,0\n").string();
+  r = run("window --input " + big + spec + "- --agg avg");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "key,start,end,value\n4,0,10,9e+18\n");
+  r = run("window --input " + big + spec + out + " --agg sum");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("key 4, window [0, 10)"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+
+  const auto close = write("close.csv",
+                           "key,ts,value,wm\n0,1,1000000000000000000,0\n0,2,1000000000000000001,0\n"
+                           "0,3,1000000000000000002,0\n")
+                         .string();
+  r = run("window --input " + close + spec + "- --agg var");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "key,start,end,value\n0,0,10,0.6666666666666666\n");
+
+  const auto huge = write("huge.csv", "key,ts,value,wm\n0,1,1e308,0\n0,2,1e308,0\n").string();
+  r = run("window --input " + huge + spec + out + " --agg sum --value-type double");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("not finite"), std::string::npos) << r.err;
+}
+
+// A tree spanning more than 2^40 panes can never work (exit 2, naming the combination and the
+// valid windows per tree); one that cannot fit in memory is refused before any work (exit 5).
+TEST_F(StreamWindowCliTest, TreesTooLargeAreNamedUpFront) {
+  const auto out = (dir_ / "out.csv").string();
+  const auto in = write("two.csv", "key,ts,value,wm\n0,0,1,0\n0,1099511627776,2,0\n").string();
+  const std::string base = "window --input " + in + " --type time --length 1099511627776 --slide 1 --agg sum";
+  auto r = run(base + " --output " + out);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("length 1099511627776, slide 1 and windows per tree 64"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("valid: windows per tree 1 .. 1"), std::string::npos) << r.err;
+  r = run(base + " --windows-per-tree 1 --output " + out);
+  EXPECT_EQ(r.exit_code, 5) << r.err;
+  EXPECT_NE(r.err.find("GiB per key"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST_F(StreamWindowCliTest, HelpListsTheStreamOptions) {
   const auto r = run("window --help");
   EXPECT_EQ(r.exit_code, 0);

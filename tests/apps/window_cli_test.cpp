@@ -2,8 +2,6 @@
 // the three input paths agree, CPU and GPU agree, and every error exits non-zero naming the
 // problem with no output file left behind.
 #include <gtest/gtest.h>
-
-#include "support/cli_fixture.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +12,7 @@
 #include <string>
 
 #include "core/config.hpp"
+#include "support/cli_fixture.hpp"
 
 namespace sextant {
 namespace {
@@ -147,6 +146,29 @@ TEST_F(WindowCliTest, BadRequestsFailCleanlyWithoutOutput) {
     EXPECT_NE(r.err.find(c.must_mention), std::string::npos) << c.args << "\n  stderr: " << r.err;
     EXPECT_FALSE(fs::exists(out)) << c.args << " left an output file";
   }
+}
+
+// A GPU that is not there is "unsupported here" (exit 4), as for skycube --devices gpu0, and is
+// found before the input is read; a NUMA node is never silently widened to every core.
+TEST_F(WindowCliTest, DeviceErrorsNameTheDeviceWithTheRightExitCode) {
+  const auto csv = write("s.csv", stream_csv).string();
+  const auto out = (dir_ / "out.csv").string();
+  const std::string base = "window --type count --inplace --length 2 --slide 1 --agg sum --output " + out;
+  if (!gpu_present()) {
+    const auto r = run(base + " --input " + csv + " --device gpu0");
+    EXPECT_EQ(r.exit_code, 4) << r.err;
+    EXPECT_NE(r.err.find("cannot run on GPU gpu0"), std::string::npos) << r.err;
+    const auto missing = run(base + " --input " + (dir_ / "missing.csv").string() + " --device gpu0");
+    EXPECT_EQ(missing.exit_code, 4) << missing.err;  // the device is checked first
+  }
+  const auto numa7 = run(base + " --input " + csv + " --device numa7");
+  EXPECT_EQ(numa7.exit_code, 2) << numa7.err;
+  EXPECT_NE(numa7.err.find("no such NUMA node"), std::string::npos) << numa7.err;
+  EXPECT_NE(numa7.err.find("numa0"), std::string::npos) << numa7.err;
+  const auto numa0 = run(base + " --input " + csv + " --device numa0");
+  EXPECT_EQ(numa0.exit_code, 2) << numa0.err;
+  EXPECT_NE(numa0.err.find("single NUMA node"), std::string::npos) << numa0.err;
+  EXPECT_FALSE(fs::exists(out));
 }
 
 TEST_F(WindowCliTest, ColumnFileTypeMismatchIsNamed) {

@@ -89,12 +89,15 @@ V random_value(std::mt19937_64& rng) {
   std::uniform_int_distribution<int> small(-20, 20);
   std::uniform_int_distribution<int> pick(0, 99);
   if constexpr (std::is_integral_v<V>) {
-    // Ties (a small range) and, now and then, extremes: int32 sums must not overflow and
-    // int64 sums wrap exactly.
+    // Ties (a small range) and, now and then, extremes: int32 sums must not overflow. int64
+    // extremes are 2^-16 of the range, so that no window's sum leaves int64 (an overflow is an
+    // error; IntegerExtremes tests it and the full range).
+    constexpr V big =
+        std::is_same_v<V, std::int64_t> ? std::numeric_limits<V>::max() >> 16 : std::numeric_limits<V>::max();
     const int p = pick(rng);
-    if (p == 0) return std::numeric_limits<V>::max();
-    if (p == 1) return std::numeric_limits<V>::lowest();
-    if (p == 2) return static_cast<V>(std::numeric_limits<V>::max() / 3);
+    if (p == 0) return big;
+    if (p == 1) return static_cast<V>(-big - 1);
+    if (p == 2) return static_cast<V>(big / 3);
     return static_cast<V>(small(rng));
   } else {
     // Quarters: exact in float and double, so sums barely depend on the combine order.
@@ -767,12 +770,154 @@ TYPED_TEST_P(StreamWindowConformance, PushAfterFinishIsRejected) {
   EXPECT_EQ(op.counters().tuples_in, 1u);
 }
 
+// Time windows accept timestamps up to geometry().max_timestamp (every window holding one ends
+// and fires within int64) and reject larger ones naming the tuple and the limit; the operator
+// is unchanged and goes on. Count windows ignore timestamps.
+TYPED_TEST_P(StreamWindowConformance, TimestampLimit) {
+  using namespace stream_conformance;
+  using A = window::SumAggregate<std::int64_t>;
+  const auto options = time_options({{10, 5}, {7, 3}}, 4);
+  window::StreamWindowOperator<TypeParam, A> op(options, StreamBackendTraits<TypeParam>::config());
+  const std::int64_t limit = op.geometry().max_timestamp;
+  EXPECT_EQ(limit, INT64_MAX - (std::int64_t{1} << 42) - 4 - 15);
+  for (const std::int64_t bad_ts : {limit + 1, INT64_MAX}) {
+    const std::vector<std::int64_t> ts = {limit - 20, bad_ts}, values = {1, 2};
+    try {
+      op.push({{}, ts, values, {}});
+      ADD_FAILURE() << "timestamp " << bad_ts << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::bad_input);
+      const std::string what = e.what();
+      EXPECT_NE(what.find("tuple 1"), std::string::npos) << what;
+      EXPECT_NE(what.find(std::to_string(bad_ts)), std::string::npos) << what;
+      EXPECT_NE(what.find(std::to_string(limit)), std::string::npos) << what;
+    }
+    EXPECT_EQ(op.counters().tuples_in, 0u);
+  }
+  const std::vector<std::int64_t> ts = {limit - 1, limit}, values = {3, 4}, wms = {0, INT64_MAX};
+  op.push({{}, ts, values, wms});  // the watermark INT64_MAX fires every window at once
+  std::vector<window::WindowResult<std::int64_t>> got;
+  op.poll(got);
+  op.finish();
+  op.poll(got);
+  window::testing::sort_results(got);
+  std::vector<window::testing::RefTuple<std::int64_t>> tuples = {{0, limit - 1, 3, 0},
+                                                                 {0, limit, 4, INT64_MAX}};
+  const auto want = window::testing::reference_windows<A>(tuples, options);
+  EXPECT_TRUE(same_results(got, want, 0));
+  for (const auto& r : got) {
+    EXPECT_GT(r.end, r.start);
+    EXPECT_GT(r.end, limit - 1);
+  }
+  // Count windows: any timestamp >= 0.
+  window::StreamWindowOperator<TypeParam, A> counts(count_options({{2, 1}}),
+                                                    StreamBackendTraits<TypeParam>::config());
+  const std::vector<std::int64_t> far = {INT64_MAX, INT64_MAX};
+  counts.push({{}, far, values, {}});
+  counts.finish();
+  std::vector<window::WindowResult<std::int64_t>> out;
+  ASSERT_EQ(counts.poll(out), 1u);
+  EXPECT_EQ(out[0].value, 7);
+}
+
+// Integer aggregates are exact at the extremes of int64: sums in 128 bits (an intermediate
+// overflow that comes back is fine; a window sum outside int64 is an error naming key and
+// window), avg from the exact sum, var from exact sums (1e18, 1e18 + 1, 1e18 + 2 -> 2/3).
+// Floating sums that overflow to infinity are errors. The panes of a window are split over
+// batches and keys so that combines across panes and batches are exercised.
+TYPED_TEST_P(StreamWindowConformance, IntegerExtremes) {
+  using namespace stream_conformance;
+  constexpr std::int64_t big = INT64_MAX, small = INT64_MIN;
+  const auto options = time_options({{10, 10}});
+  const auto run = [&](auto a, const std::vector<std::int64_t>& ts, const auto& values) {
+    using A = decltype(a);
+    window::StreamWindowOperator<TypeParam, A> op(options, StreamBackendTraits<TypeParam>::config());
+    for (std::size_t i = 0; i < ts.size(); ++i) {  // one tuple per batch, key 3
+      const std::vector<window::StreamKey> keys = {3};
+      const std::vector<std::int64_t> t = {ts[i]};
+      const std::vector<typename A::Input> v = {values[i]};
+      op.push({keys, t, v, {}});
+    }
+    op.finish();
+    std::vector<window::WindowResult<typename A::Output>> out;
+    op.poll(out);
+    window::testing::sort_results(out);
+    return out;
+  };
+  const std::vector<std::int64_t> ts3 = {1, 5, 9};
+  {
+    const auto s = run(window::SumAggregate<std::int64_t>{}, ts3, std::vector<std::int64_t>{big, 1, -2});
+    ASSERT_EQ(s.size(), 1u);
+    EXPECT_EQ(s[0].value, big - 1);
+    const auto lo = run(window::SumAggregate<std::int64_t>{}, ts3, std::vector<std::int64_t>{small, -1, 1});
+    ASSERT_EQ(lo.size(), 1u);
+    EXPECT_EQ(lo[0].value, small);
+    const auto mn = run(window::MinAggregate<std::int64_t>{}, ts3, std::vector<std::int64_t>{big, small, 0});
+    EXPECT_EQ(mn.at(0).value, small);
+    const auto mx = run(window::MaxAggregate<std::int64_t>{}, ts3, std::vector<std::int64_t>{big, small, 0});
+    EXPECT_EQ(mx.at(0).value, big);
+  }
+  for (const auto& values : {std::vector<std::int64_t>{big, 1, 0}, std::vector<std::int64_t>{small, -1, 0}}) {
+    window::StreamWindowOperator<TypeParam, window::SumAggregate<std::int64_t>> op(
+        options, StreamBackendTraits<TypeParam>::config());
+    const std::vector<window::StreamKey> keys = {3, 3, 3};
+    const std::vector<std::int64_t> ts = {1, 5, 12}, wms = {0, 0, 11};  // fires [0, 10) on push
+    try {
+      op.push({keys, ts, values, wms});
+      ADD_FAILURE() << "an int64 sum overflow was not reported";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::bad_input);
+      const std::string what = e.what();
+      EXPECT_NE(what.find("key 3"), std::string::npos) << what;
+      EXPECT_NE(what.find("[0, 10)"), std::string::npos) << what;
+      EXPECT_NE(what.find("int64"), std::string::npos) << what;
+    }
+    EXPECT_THROW(op.push({keys, ts, values, wms}), Error);  // the operator has failed
+  }
+  const auto avg = run(window::AvgAggregate<std::int64_t>{}, std::vector<std::int64_t>{1, 8},
+                       std::vector<std::int64_t>{9'000'000'000'000'000'000, 9'000'000'000'000'000'000});
+  ASSERT_EQ(avg.size(), 1u);
+  EXPECT_EQ(avg[0].value, 9e18);
+  const auto avg_ext =
+      run(window::AvgAggregate<std::int64_t>{}, ts3, std::vector<std::int64_t>{big, big, small});
+  EXPECT_EQ(avg_ext.at(0).value, static_cast<double>((big - 1) / 3));  // (2^63 - 2) / 3, an integer
+  const auto var = run(window::VarAggregate<std::int64_t>{}, ts3,
+                       std::vector<std::int64_t>{1'000'000'000'000'000'000, 1'000'000'000'000'000'001,
+                                                 1'000'000'000'000'000'002});
+  ASSERT_EQ(var.size(), 1u);
+  EXPECT_NEAR(var[0].value, 2.0 / 3.0, 1e-12);
+  const auto var_ext = run(window::VarAggregate<std::int64_t>{}, std::vector<std::int64_t>{1, 8},
+                           std::vector<std::int64_t>{big, small});
+  EXPECT_NEAR(var_ext.at(0).value, 0x1.0p126, 0x1.0p126 * 1e-15);  // ((2^64 - 1) / 2)^2
+  const auto var32 = run(window::VarAggregate<std::int32_t>{}, ts3, std::vector<std::int32_t>{7, 7, 7});
+  EXPECT_EQ(var32.at(0).value, 0.0);
+
+  // Doubles: a sum that overflows to infinity is an error, for sum, avg and var.
+  const std::vector<double> huge = {1e308, 1e308, 1.0};
+  const auto expect_not_finite = [&](auto a) {
+    using A = decltype(a);
+    try {
+      run(a, ts3, huge);
+      ADD_FAILURE() << A::name << ": an infinite result was emitted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::bad_input) << e.what();
+      EXPECT_NE(std::string(e.what()).find("not finite"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("key 3"), std::string::npos) << e.what();
+    }
+  };
+  expect_not_finite(window::SumAggregate<double>{});
+  expect_not_finite(window::AvgAggregate<double>{});
+  expect_not_finite(window::VarAggregate<double>{});
+  const auto fmax = run(window::MaxAggregate<double>{}, ts3, huge);  // max never overflows
+  EXPECT_EQ(fmax.at(0).value, 1e308);
+}
+
 REGISTER_TYPED_TEST_SUITE_P(StreamWindowConformance, HandWorkedExample, TimeWindowShapes, LongPanes,
                             EveryAggregateEveryValueType, TenThousandKeys, DelaysLatenessAndLateTuples,
                             OneKeyWithTightWatermarks, SparseAndLargeTimestamps, EmptyStreamAndSingleTuple,
                             CountWindows, SeveralSpecsAtOnce, BatchSizes, WatermarksThatGoDown,
                             NegativeTimestampIsRejected, MismatchedColumnsAreRejected,
-                            PushAfterFinishIsRejected);
+                            PushAfterFinishIsRejected, TimestampLimit, IntegerExtremes);
 
 }  // namespace sextant::testing
 

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <random>
 #include <tuple>
@@ -186,6 +187,92 @@ TEST(CpuStreamWindow, RingsGrowOverflowAndShrink) {
         EXPECT_TRUE(same_results(got, want, 0));
         EXPECT_EQ(op.counters().late_dropped, late);
       }
+  }
+}
+
+}  // namespace
+}  // namespace sextant::testing
+
+namespace sextant::testing {
+namespace {
+
+// Work proportional to tuples + emitted windows: two tuples 10^8 apart under W = 10^6, S = 1
+// emit exactly 2 * 10^6 windows. The B-PAT used to rescan the gap before a lone pane for every
+// window (O(W^2 / 64): over a minute); now it takes a fraction of a second.
+TEST(CpuStreamWindow, LonePanesUnderLongWindowsCostTheirWindows) {
+  using A = window::SumAggregate<std::int64_t>;
+  constexpr std::int64_t W = 1'000'000, x0 = 100'000'000, x1 = 200'000'000;
+  window::StreamWindowOptions options;
+  options.specs = {{window::WindowType::time, W, 1}};
+  const auto started = std::chrono::steady_clock::now();
+  window::StreamWindowOperator<window::CpuStreamBackend, A> op(options, {});
+  const std::vector<std::int64_t> ts = {x0, x1}, values = {5, 7};
+  op.push({{}, ts, values, {}});
+  op.finish();
+  std::vector<window::WindowResult<std::int64_t>> out;
+  op.poll(out);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  window::testing::sort_results(out);
+  ASSERT_EQ(out.size(), static_cast<std::size_t>(2 * W));
+  // Brute force: window k holds x iff k <= x < k + W.
+  for (const std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{W / 2}, std::size_t{W - 1},
+                              std::size_t{W}, std::size_t{W + 12345}, std::size_t{2 * W - 1}}) {
+    const std::int64_t x = i < static_cast<std::size_t>(W) ? x0 : x1;
+    const std::int64_t k = x - W + 1 + static_cast<std::int64_t>(i % W);
+    EXPECT_EQ(out[i].start, k) << i;
+    EXPECT_EQ(out[i].end, k + W) << i;
+    EXPECT_EQ(out[i].value, x == x0 ? 5 : 7) << i;
+  }
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
+  EXPECT_LT(seconds, 5.0) << "2e6 windows of two panes must not cost O(W^2)";
+#else
+  EXPECT_LT(seconds, 60.0);
+#endif
+}
+
+// A tree that cannot fit is refused up front (exit 5) with its size and what would fit.
+TEST(CpuStreamWindow, TreesLargerThanMemoryAreRefusedUpFront) {
+  window::StreamWindowOptions options;
+  options.specs = {{window::WindowType::time, 100'000'000, 1}};
+  options.windows_per_tree = 40'000'000;  // 2^28 leaves; n_w = 1 would need 2^27
+  const window::StreamGeometry g = window::make_geometry(options);
+  const std::vector<window::detail::BpatShape> shapes = {window::detail::BpatShape(g.specs[0], 0)};
+  try {
+    window::detail::check_bpat_memory(shapes, 32, std::uint64_t{1} << 30);
+    ADD_FAILURE() << "a 16 GiB tree passed a 1 GiB check";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::resource);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("GiB per key"), std::string::npos) << what;
+    EXPECT_NE(what.find("1.0 GiB of memory"), std::string::npos) << what;
+    EXPECT_NE(what.find("--windows-per-tree 1 needs 134217728 leaves"), std::string::npos) << what;
+  }
+  EXPECT_NO_THROW(window::detail::check_bpat_memory(shapes, 32, std::uint64_t{1} << 40));
+  // The operator checks against this machine's memory: 2^40 panes per window never fit.
+  options.specs = {{window::WindowType::time, std::int64_t{1} << 40, 1}};
+  options.windows_per_tree = 1;
+  try {
+    window::StreamWindowOperator<window::CpuStreamBackend, window::SumAggregate<std::int32_t>> op(options,
+                                                                                                  {});
+    ADD_FAILURE() << "a 2^40-leaf tree was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::resource) << e.what();
+  }
+}
+
+// A tree spanning more than 2^40 panes is an argument combination that never works: the
+// message names the length, slide and windows per tree and the valid n_w.
+TEST(CpuStreamWindow, TreeSpanNamesTheCombination) {
+  window::StreamWindowOptions options;
+  options.specs = {{window::WindowType::time, std::int64_t{1} << 40, 1}};
+  try {
+    window::make_geometry(options);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::bad_argument);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("length 1099511627776, slide 1 and windows per tree 64"), std::string::npos) << what;
+    EXPECT_NE(what.find("valid: windows per tree 1 .. 1"), std::string::npos) << what;
   }
 }
 

@@ -13,6 +13,7 @@
 #include "tests/gpu/gpu_test_support.hpp"
 #include "tests/window/stream_window_conformance.hpp"
 #if SEXTANT_HAS_CUDA
+#include "cpu/window/stream_window_cpu.hpp"
 #include "gpu/window/stream_window_gpu.hpp"
 
 using GpuBackend = sextant::window::GpuStreamBackend;
@@ -254,6 +255,32 @@ double measure(const ThroughputCase& c, std::size_t batch, int batches) {
   std::printf("throughput %-28s batch %9zu: %.3f G tuples/s (%zu windows)\n", c.name, batch, rate / 1e9,
               windows);
   return rate;
+}
+
+// Two tuples 10^8 apart under W = 10^6, S = 1: exactly 2 * 10^6 windows, the same as the CPU's,
+// in time proportional to them (the GPU keeps only non-empty panes).
+TEST(GpuStreamWindow, LonePanesUnderLongWindowsMatchTheCpu) {
+  SEXTANT_REQUIRE_GPUS(1);
+  using A = window::SumAggregate<std::int64_t>;
+  window::StreamWindowOptions options;
+  options.specs = {{window::WindowType::time, 1'000'000, 1}};
+  const std::vector<std::int64_t> ts = {100'000'000, 200'000'000}, values = {5, 7};
+  const auto run = [&](auto backend, auto config) {
+    window::StreamWindowOperator<decltype(backend), A> op(options, config);
+    op.push({{}, ts, values, {}});
+    op.finish();
+    std::vector<window::WindowResult<std::int64_t>> out;
+    op.poll(out);
+    window::testing::sort_results(out);
+    return out;
+  };
+  const auto started = std::chrono::steady_clock::now();
+  const auto gpu = run(GpuBackend{}, GpuBackend::Config{0, 1000});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const auto cpu = run(window::CpuStreamBackend{}, window::CpuStreamConfig{});
+  ASSERT_EQ(gpu.size(), 2'000'000u);
+  EXPECT_TRUE(gpu == cpu);
+  EXPECT_LT(seconds, 10.0);
 }
 
 TEST(GpuStreamWindow, Throughput) {

@@ -1,0 +1,70 @@
+// The B-PAT's memory checks (kept out of the header-only window stage).
+#include <unistd.h>
+
+#include <bit>
+#include <cstdio>
+#include <string>
+
+#include "core/error.hpp"
+#include "cpu/window/stream_bpat.hpp"
+
+namespace sextant::window::detail {
+
+namespace {
+
+std::uint64_t physical_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+}
+
+std::string gib(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / static_cast<double>(1ull << 30));
+  return text;
+}
+
+std::string describe(const BpatShape& g, std::size_t partial_bytes) {
+  return "window spec " + std::to_string(g.spec) + " (length " + std::to_string(g.length) + ", slide " +
+         std::to_string(g.slide) + ": " + std::to_string(g.w) + " panes per window, " + std::to_string(g.m) +
+         " leaves, " + std::to_string(g.levels) + " levels of " + std::to_string(partial_bytes) +
+         "-byte partials) needs " + gib(bpat_bytes(g, partial_bytes)) + " per key";
+}
+
+}  // namespace
+
+std::uint64_t bpat_bytes(const BpatShape& g, std::size_t partial_bytes) noexcept {
+  return static_cast<std::uint64_t>(g.nodes) * partial_bytes + static_cast<std::uint64_t>(g.words) * 8;
+}
+
+void check_bpat_memory(const std::vector<BpatShape>& shapes, std::size_t partial_bytes,
+                       std::uint64_t memory) {
+  if (memory == 0) memory = physical_memory();
+  if (memory == 0) return;  // unknown: the allocation will tell
+  std::uint64_t total = 0;
+  const BpatShape* largest = nullptr;
+  for (const BpatShape& g : shapes) {
+    total += bpat_bytes(g, partial_bytes);
+    if (largest == nullptr || bpat_bytes(g, partial_bytes) > bpat_bytes(*largest, partial_bytes))
+      largest = &g;
+  }
+  if (largest == nullptr || total <= memory) return;
+  // The smallest tree this spec can have: n_w = 1, i.e. bit_ceil(w) leaves.
+  const std::uint64_t least = std::bit_ceil(static_cast<std::uint64_t>(largest->w));
+  const std::string fix =
+      least < static_cast<std::uint64_t>(largest->m)
+          ? "fewer windows per tree (--windows-per-tree 1 needs " + std::to_string(least) + " leaves), or "
+          : "";
+  throw Error(ErrorKind::resource,
+              "the B-PAT of " + describe(*largest, partial_bytes) + " (" + gib(total) +
+                  " for every spec), more than this machine's " + gib(memory) +
+                  " of memory; what would fit: " + fix +
+                  "fewer panes per window: a longer pane (the gcd of every length and slide, now " +
+                  std::to_string(largest->length / largest->w) +
+                  ", e.g. a slide that divides the length) or a shorter window");
+}
+
+void throw_bpat_allocation(const BpatShape& g, std::size_t partial_bytes) {
+  throw Error(ErrorKind::resource, "out of memory allocating a B-PAT: " + describe(g, partial_bytes));
+}
+
+}  // namespace sextant::window::detail

@@ -1,7 +1,6 @@
 #include "api/window_count.hpp"
 
 #include "core/config.hpp"
-#include "core/cpu_features.hpp"
 #include "core/error.hpp"
 #include "cpu/window/count_window_cpu.hpp"
 #if SEXTANT_HAS_CUDA
@@ -60,7 +59,7 @@ CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, Aggregate
           "the CPU has one count-window specialisation; the named algorithms are GPU kernels");
     CpuCountWindow cpu{options.threads};
     cpu.run(CountWindowArgs{in, out, spec, kind});
-    result.algorithm = "cpu (" + std::string(to_string(simd_level())) + ")";
+    result.algorithm = "cpu (" + std::string(CpuCountWindow::isa()) + ")";
     return result;
   }
 #if SEXTANT_HAS_CUDA

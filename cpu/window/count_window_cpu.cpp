@@ -19,4 +19,8 @@ void CpuCountWindow::run(const CountWindowArgs& args) const {
   });
 }
 
+std::string_view CpuCountWindow::isa() {
+  return cpu::dispatch_isa([](auto isa) { return decltype(isa)::name; });
+}
+
 }  // namespace sextant::window

@@ -23,6 +23,8 @@ struct CpuCountWindow {
   bool can_run(const CountWindowProblem&) const noexcept { return true; }
   // args.in and args.out in host memory; checks them (check_columns) first.
   void run(const CountWindowArgs& args) const;
+  // The instruction set run() uses on this CPU ("avx2", "scalar").
+  static std::string_view isa();
 };
 static_assert(CountWindowAlgorithm<CpuCountWindow>);
 

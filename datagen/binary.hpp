@@ -28,7 +28,8 @@ inline constexpr std::size_t binary_header_bytes = 24;
 // magic, an unsupported version, a size that does not match the header, d outside 1..32 or a
 // NaN/infinite value, and Error::argument on "--prefer" for a wrong preference count.
 Dataset read_binary(const std::string& path, const std::vector<Preference>& preferences = {});
-// The same from an input already open (what is left of it: the header first, nothing after).
+// The same from an input opened at its start (bytes only peeked at count as unread); nothing
+// may follow the data.
 Dataset read_binary(InputFile& file, const std::vector<Preference>& preferences = {});
 // All or nothing (core/atomic_file.hpp).
 void write_binary(const std::string& path, const Dataset& data);

@@ -46,7 +46,8 @@ std::string_view to_string(ColumnType type) noexcept;
 // bad magic, version, type code, reserved field, a size that does not match the header, or a
 // NaN/infinite value (naming its 0-based index).
 ColumnData read_column_file(const std::string& path);
-// The same from an input already open (what is left of it: the header first, nothing after).
+// The same from an input opened at its start (bytes only peeked at count as unread); nothing
+// may follow the data.
 ColumnData read_column_file(InputFile& file);
 // All or nothing (core/atomic_file.hpp).
 void write_column_file(const std::string& path, const ColumnData& column);

@@ -93,16 +93,17 @@ std::string_view skip_utf8_bom(std::string_view text) noexcept {
 
 }  // namespace detail
 
-// Reads in chunks of max_line_bytes, so a line over the limit spans at least two chunks and is
-// caught at the first newline (or chunk end) after the limit: at most two chunks past it.
+// Reads in chunks no longer than max_line_bytes, so a line over the limit spans at least two
+// chunks and is caught at the first newline (or chunk end) after the limit, one chunk past it.
 std::string read_text(InputFile& file) {
+  constexpr std::size_t chunk = std::min<std::size_t>(max_line_bytes, std::size_t{1} << 16);
   std::string text;
-  if (const auto size = file.size()) text.reserve(static_cast<std::size_t>(*size) + max_line_bytes);
+  if (const auto size = file.size()) text.reserve(static_cast<std::size_t>(*size) + chunk);
   std::size_t line_length = 0;  // bytes of the current line read so far
   while (true) {
     const std::size_t old = text.size();
-    text.resize(old + max_line_bytes);
-    const std::size_t got = file.read(text.data() + old, max_line_bytes);
+    text.resize(old + chunk);
+    const std::size_t got = file.read(text.data() + old, chunk);
     text.resize(old + got);
     const char* const first = text.data() + old;
     const auto* newline = static_cast<const char*>(std::memchr(first, '\n', got));
@@ -117,7 +118,7 @@ std::string read_text(InputFile& file) {
     } else {
       line_length += got;
     }
-    if (got < max_line_bytes) return text;
+    if (got < chunk) return text;
   }
 }
 

@@ -28,6 +28,7 @@ class FifoWriter {
     thread_ = std::thread([this, bytes = std::move(bytes)] {
       {
         std::ofstream out(path_, std::ios::binary);  // waits for the reader to open
+        opened_ = true;
         out << bytes;
       }
       const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
@@ -54,12 +55,18 @@ class FifoWriter {
  private:
   void stop() {
     done_ = true;
-    if (thread_.joinable()) thread_.join();
+    if (!thread_.joinable()) return;
+    // A reader that never opened the FIFO (it failed first) leaves the writer waiting in its
+    // open: a non-blocking read end releases it.
+    const int fd = opened_ ? -1 : ::open(path_.c_str(), O_RDONLY | O_NONBLOCK);
+    thread_.join();
+    if (fd >= 0) ::close(fd);
   }
 
   std::string path_;
   std::atomic<bool> done_ = false;
   std::atomic<bool> reopened_ = false;
+  std::atomic<bool> opened_ = false;
   std::thread thread_;
 };
 

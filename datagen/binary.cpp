@@ -84,12 +84,13 @@ Dataset read_binary(InputFile& file, const std::vector<Preference>& preferences)
     throw Error::in_file(path, 0, 0, "header says " + shape + ": at most 4294967294 points (32-bit ids)");
 
   const auto count = static_cast<std::size_t>(n * d);
-  // In chunks, so that a pipe with a corrupt n runs out of data before much is allocated.
-  constexpr std::size_t chunk = std::size_t{1} << 22;
+  // From a pipe in growing chunks (64 KiB, then doubling), so that a corrupt n runs out of data
+  // before much is allocated.
+  constexpr std::size_t first_chunk = (std::size_t{1} << 16) / sizeof(float);
   std::vector<float> values;
   while (values.size() < count) {
     const std::size_t old = values.size();
-    const std::size_t take = file.size() ? count : std::min(chunk, count - old);
+    const std::size_t take = file.size() ? count : std::min(std::max(first_chunk, old), count - old);
     values.resize(old + take);
     const std::size_t got = file.read(values.data() + old, take * sizeof(float));
     if (got != take * sizeof(float)) {

@@ -132,12 +132,13 @@ ColumnData read_column_file(InputFile& file) {
   std::visit(
       [&](auto& v) {
         using T = typename std::decay_t<decltype(v)>::value_type;
-        // In chunks, so that a pipe with a corrupt n runs out of data before much is allocated.
-        constexpr std::size_t chunk = (std::size_t{1} << 24) / sizeof(T);
+        // From a pipe in growing chunks (64 KiB, then doubling), so that a corrupt n runs out of
+        // data before much is allocated.
+        constexpr std::size_t first_chunk = (std::size_t{1} << 16) / sizeof(T);
         const auto count = static_cast<std::size_t>(n);
         while (v.size() < count) {
           const std::size_t old = v.size();
-          const std::size_t take = file.size() ? count : std::min(chunk, count - old);
+          const std::size_t take = file.size() ? count : std::min(std::max(first_chunk, old), count - old);
           v.resize(old + take);
           const std::size_t got = file.read(v.data() + old, take * sizeof(T));
           if (got != take * sizeof(T)) {

@@ -1,13 +1,32 @@
 #include <cstdio>
-#include <fstream>
+#include <istream>
 #include <string>
 
 #include "apps/arguments.hpp"
 #include "apps/commands.hpp"
 #include "core/error.hpp"
+#include "datagen/input_file.hpp"
 #include "templates/skycube/hash_cube.hpp"
 
 namespace sextant::cli {
+
+namespace {
+
+// Errors of the file itself (missing, a directory, unreadable: exit 3 with the reason) come
+// before those of its content (exit 2).
+skycube::HashCube load_cube(const std::string& path) {
+  datagen::InputFile file(path);
+  datagen::InputStreambuf buffer(file);
+  std::istream in(&buffer);
+  try {
+    return skycube::HashCube::load(in, path);
+  } catch (const Error&) {
+    buffer.rethrow_error();  // a read error reads as a truncated file to load()
+    throw;
+  }
+}
+
+}  // namespace
 
 int query_command(int argc, char** argv) {
   Arguments args("query", {
@@ -22,14 +41,12 @@ int query_command(int argc, char** argv) {
   }
   const std::string path = args.require("cube");
   const std::string columns = args.require("subspace");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error::io(path, "cannot open the cube file");
-  const auto cube = skycube::HashCube::load(in, path);
+  const skycube::HashCube cube = load_cube(path);
   const Mask m = parse_column_list("--subspace", columns, cube.dims());
   const auto ids = cube.skyline(m);
   std::string line = std::to_string(m);
   line.append(" ").append(std::to_string(ids.size()));
-  for (PointId id : ids) line += " " + std::to_string(id);
+  for (PointId id : ids) line.append(" ").append(std::to_string(id));  // not " " + ...: GCC 12 -Wrestrict
   line += "\n";
   if (std::fputs(line.c_str(), stdout) < 0 || std::fflush(stdout) != 0) throw Error::io("<stdout>", "write failed");
   return 0;

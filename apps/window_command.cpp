@@ -19,6 +19,7 @@
 #include "core/number_format.hpp"
 #include "core/stopwatch.hpp"
 #include "datagen/column_file.hpp"
+#include "datagen/input_file.hpp"
 
 namespace sextant::cli {
 
@@ -70,8 +71,10 @@ Input load_input(const Arguments& args, PhaseTimes& phases) {
   if (args.has("seed"))
     throw Error::argument("--seed", *args.get("seed"), "only with --generate", "not used with --input");
   const std::string path = *args.get("input");
-  if (datagen::looks_like_column_file(path)) {
-    datagen::ColumnData data = datagen::read_column_file(path);
+  datagen::InputFile file(path);  // opened once: a FIFO cannot be probed and then opened again
+  const std::string_view magic(datagen::column_magic, sizeof datagen::column_magic);
+  if (file.peek(magic.size()) == magic) {
+    datagen::ColumnData data = datagen::read_column_file(file);
     if (requested) {
       const window::ValueType want = window::parse_value_type("--value-type", *requested);
       if (column_type(want) != datagen::type_of(data))
@@ -83,7 +86,8 @@ Input load_input(const Arguments& args, PhaseTimes& phases) {
     in.values = to_window_column(std::move(data));
   } else {
     const window::ValueType type = window::parse_value_type("--value-type", requested.value_or("double"));
-    datagen::StreamValues stream = datagen::read_stream_csv_values(path, column_type(type));
+    datagen::StreamValues stream =
+        datagen::parse_stream_csv_values(datagen::read_text(file), path, column_type(type));
     if (stream.several_keys)
       std::fprintf(
           stderr,

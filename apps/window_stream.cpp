@@ -14,6 +14,7 @@
 #include "api/stream_window.hpp"
 #include "apps/output.hpp"
 #include "apps/stream_options.hpp"
+#include "apps/window_parameters.hpp"
 #include "core/error.hpp"
 #include "core/number_format.hpp"
 #include "core/stopwatch.hpp"
@@ -31,29 +32,10 @@ using window::WindowType;
 
 constexpr long long default_batch = 1 << 17;  // 4 MiB of 32-byte tuples, the paper's default
 
-// "1000,5000": integers in 1 .. WindowSpec::max_parameter.
-std::vector<std::int64_t> parse_list(const Arguments& args, const char* name) {
-  const std::string text = args.require(name);
-  const std::string valid =
-      "integers in 1 .. " + std::to_string(WindowSpec::max_parameter) + ", comma-separated";
-  std::vector<std::int64_t> out;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', pos), text.size());
-    std::int64_t v = 0;
-    const auto [end, ec] = std::from_chars(text.data() + pos, text.data() + comma, v);
-    if (ec != std::errc{} || end != text.data() + comma || v < 1 || v > WindowSpec::max_parameter)
-      throw Error::argument(std::string("--") + name, text, valid, "out of range");
-    out.push_back(v);
-    pos = comma + 1;
-  }
-  return out;
-}
-
 StreamWindowOptions window_options(const Arguments& args) {
   const WindowType type = window::parse_window_type("--type", args.require("type"));
-  const auto lengths = parse_list(args, "length");
-  const auto slides = parse_list(args, "slide");
+  const auto lengths = parse_window_parameters("--length", args.require("length"));
+  const auto slides = parse_window_parameters("--slide", args.require("slide"));
   if (lengths.size() != slides.size() && lengths.size() != 1 && slides.size() != 1)
     throw Error::argument(
         "--length/--slide", std::to_string(lengths.size()) + "/" + std::to_string(slides.size()),

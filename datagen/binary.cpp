@@ -2,15 +2,14 @@
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 
-#include "core/aligned_buffer.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "datagen/input_file.hpp"
 
 namespace sextant::datagen {
 
@@ -32,31 +31,22 @@ void store(char* bytes, T value) noexcept {
   std::memcpy(bytes, &value, sizeof value);
 }
 
-std::ifstream open_for_reading(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error::io(path, "cannot read: is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error::io(path, std::string("cannot open for reading: ") + std::strerror(errno));
-  return in;
-}
-
 }  // namespace
 
 Dataset read_binary(const std::string& path, const std::vector<Preference>& preferences) {
-  std::ifstream in = open_for_reading(path);
-  in.seekg(0, std::ios::end);
-  const std::streamoff size_or_error = in.tellg();
-  in.seekg(0, std::ios::beg);
-  if (size_or_error < 0 || !in) throw Error::io(path, "cannot determine the file size");
-  const auto file_bytes = static_cast<std::uint64_t>(size_or_error);
+  InputFile file(path);
+  return read_binary(file, preferences);
+}
 
+Dataset read_binary(InputFile& file, const std::vector<Preference>& preferences) {
+  const std::string& path = file.path();
   char header[binary_header_bytes] = {};
-  in.read(header, static_cast<std::streamsize>(std::min<std::uint64_t>(file_bytes, binary_header_bytes)));
-  if (file_bytes < sizeof binary_magic || std::memcmp(header, binary_magic, sizeof binary_magic) != 0)
+  const std::size_t header_bytes = file.read(header, sizeof header);
+  if (header_bytes < sizeof binary_magic || std::memcmp(header, binary_magic, sizeof binary_magic) != 0)
     throw Error::in_file(path, 0, 0, "not a Sextant binary dataset (it does not start with \"SXTD\")");
-  if (file_bytes < binary_header_bytes)
+  if (header_bytes < binary_header_bytes)
     throw Error::in_file(path, 0, 0,
-                         "truncated: the file has " + std::to_string(file_bytes) +
+                         "truncated: the file has " + std::to_string(header_bytes) +
                              " bytes, the header alone needs " + std::to_string(binary_header_bytes));
 
   const auto version = load<std::uint32_t>(header + 4);
@@ -81,19 +71,37 @@ Dataset read_binary(const std::string& path, const std::vector<Preference>& pref
   if (n > max_n)
     throw Error::in_file(path, 0, 0, "header says " + shape + ": larger than any file (corrupt header?)");
   const std::uint64_t expected_bytes = binary_header_bytes + n * d * 4;
-  if (file_bytes != expected_bytes)
-    throw Error::in_file(path, 0, 0,
-                         std::string(file_bytes < expected_bytes ? "truncated" : "trailing bytes") +
-                             ": the file has " + std::to_string(file_bytes) + " bytes, the header (" + shape +
-                             ") needs " + std::to_string(expected_bytes));
+  const auto size_mismatch = [&](std::uint64_t file_bytes, bool at_least) {
+    return Error::in_file(path, 0, 0,
+                          std::string(file_bytes < expected_bytes ? "truncated" : "trailing bytes") +
+                              ": the file has " + (at_least ? "more than " : "") +
+                              std::to_string(file_bytes) + " bytes, the header (" + shape + ") needs " +
+                              std::to_string(expected_bytes));
+  };
+  // A regular file's size is checked before anything is allocated; a pipe's as it is read.
+  if (file.size() && *file.size() != expected_bytes) throw size_mismatch(*file.size(), false);
   if (n > 0xFFFFFFFEu)
     throw Error::in_file(path, 0, 0, "header says " + shape + ": at most 4294967294 points (32-bit ids)");
 
   const auto count = static_cast<std::size_t>(n * d);
-  AlignedBuffer<float> values(count);
-  if (count != 0 && !in.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(count * 4)))
-    throw Error::io(path, "read failed");
-  return Dataset(static_cast<std::size_t>(n), static_cast<int>(d), values.span(), preferences, path);
+  // From a pipe in growing chunks (64 KiB, then doubling), so that a corrupt n runs out of data
+  // before much is allocated.
+  constexpr std::size_t first_chunk = (std::size_t{1} << 16) / sizeof(float);
+  std::vector<float> values;
+  while (values.size() < count) {
+    const std::size_t old = values.size();
+    const std::size_t take = file.size() ? count : std::min(std::max(first_chunk, old), count - old);
+    values.resize(old + take);
+    const std::size_t got = file.read(values.data() + old, take * sizeof(float));
+    if (got != take * sizeof(float)) {
+      if (file.size()) throw Error::io(path, "read failed: the file shrank while it was read");
+      throw size_mismatch(binary_header_bytes + old * sizeof(float) + got, false);
+    }
+  }
+  constexpr std::uint64_t counted = std::uint64_t{1} << 20;
+  if (const std::uint64_t extra = file.count_rest(counted); extra != 0)
+    throw size_mismatch(expected_bytes + std::min(extra, counted), extra > counted);
+  return Dataset(static_cast<std::size_t>(n), static_cast<int>(d), values, preferences, path);
 }
 
 void write_binary(const std::string& path, const Dataset& data) {
@@ -138,7 +146,10 @@ bool looks_binary(const std::string& path) {
 }
 
 Dataset read_dataset(const std::string& path, const CsvOptions& options) {
-  return looks_binary(path) ? read_binary(path, options.preferences) : read_csv(path, options);
+  InputFile file(path);  // opened once: a FIFO cannot be probed and then opened again
+  if (file.peek(sizeof binary_magic) == std::string_view(binary_magic, sizeof binary_magic))
+    return read_binary(file, options.preferences);
+  return parse_csv(read_text(file), path, options);
 }
 
 }  // namespace sextant::datagen

@@ -16,6 +16,7 @@
 
 #include "core/dataset.hpp"
 #include "datagen/csv.hpp"
+#include "datagen/input_file.hpp"
 
 namespace sextant::datagen {
 
@@ -27,11 +28,15 @@ inline constexpr std::size_t binary_header_bytes = 24;
 // magic, an unsupported version, a size that does not match the header, d outside 1..32 or a
 // NaN/infinite value, and Error::argument on "--prefer" for a wrong preference count.
 Dataset read_binary(const std::string& path, const std::vector<Preference>& preferences = {});
+// The same from an input opened at its start (bytes only peeked at count as unread); nothing
+// may follow the data.
+Dataset read_binary(InputFile& file, const std::vector<Preference>& preferences = {});
 // All or nothing (core/atomic_file.hpp).
 void write_binary(const std::string& path, const Dataset& data);
 // True iff the file can be opened and starts with the magic.
 bool looks_binary(const std::string& path);
-// read_binary (with options.preferences) when the file looks binary, read_csv otherwise.
+// read_binary (with options.preferences) when the file starts with the magic, read_csv otherwise;
+// the path is opened and read once (a FIFO or a pipe works).
 Dataset read_dataset(const std::string& path, const CsvOptions& options = {});
 
 }  // namespace sextant::datagen

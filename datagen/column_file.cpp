@@ -1,7 +1,6 @@
 #include "datagen/column_file.hpp"
 
 #include <bit>
-#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -11,6 +10,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "datagen/input_file.hpp"
 #include "datagen/stream_csv.hpp"
 
 namespace sextant::datagen {
@@ -49,14 +49,6 @@ ColumnData make_data(ColumnType type, std::size_t n) {
   return std::vector<double>(n);
 }
 
-std::ifstream open_for_reading(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error::io(path, "cannot read: is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error::io(path, std::string("cannot open for reading: ") + std::strerror(errno));
-  return in;
-}
-
 std::uint64_t splitmix64(std::uint64_t x) noexcept {
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -89,20 +81,19 @@ std::string_view to_string(ColumnType type) noexcept {
 }
 
 ColumnData read_column_file(const std::string& path) {
-  std::ifstream in = open_for_reading(path);
-  in.seekg(0, std::ios::end);
-  const std::streamoff size_or_error = in.tellg();
-  in.seekg(0, std::ios::beg);
-  if (size_or_error < 0 || !in) throw Error::io(path, "cannot determine the file size");
-  const auto file_bytes = static_cast<std::uint64_t>(size_or_error);
+  InputFile file(path);
+  return read_column_file(file);
+}
 
+ColumnData read_column_file(InputFile& file) {
+  const std::string& path = file.path();
   char header[column_header_bytes] = {};
-  in.read(header, static_cast<std::streamsize>(std::min<std::uint64_t>(file_bytes, column_header_bytes)));
-  if (file_bytes < sizeof column_magic || std::memcmp(header, column_magic, sizeof column_magic) != 0)
+  const std::size_t header_bytes = file.read(header, sizeof header);
+  if (header_bytes < sizeof column_magic || std::memcmp(header, column_magic, sizeof column_magic) != 0)
     throw Error::in_file(path, 0, 0, "not a Sextant column file (it does not start with \"SXTC\")");
-  if (file_bytes < column_header_bytes)
+  if (header_bytes < column_header_bytes)
     throw Error::in_file(path, 0, 0,
-                         "truncated: the file has " + std::to_string(file_bytes) +
+                         "truncated: the file has " + std::to_string(header_bytes) +
                              " bytes, the header alone needs " + std::to_string(column_header_bytes));
   const auto version = load<std::uint32_t>(header + 4);
   const auto code = load<std::uint32_t>(header + 8);
@@ -125,19 +116,36 @@ ColumnData read_column_file(const std::string& path) {
     throw Error::in_file(path, 0, 0,
                          "header says n = " + std::to_string(n) + ": larger than any file (corrupt header?)");
   const std::uint64_t expected = column_header_bytes + n * size;
-  if (file_bytes != expected)
-    throw Error::in_file(path, 0, 0,
-                         std::string(file_bytes < expected ? "truncated" : "trailing bytes") +
-                             ": the file has " + std::to_string(file_bytes) +
-                             " bytes, the header (n = " + std::to_string(n) + " " +
-                             std::string(to_string(type)) + " values) needs " + std::to_string(expected));
-  ColumnData data = make_data(type, static_cast<std::size_t>(n));
+  const auto size_mismatch = [&](std::uint64_t file_bytes, bool at_least) {
+    return Error::in_file(path, 0, 0,
+                          std::string(file_bytes < expected ? "truncated" : "trailing bytes") +
+                              ": the file has " + (at_least ? "more than " : "") +
+                              std::to_string(file_bytes) + " bytes, the header (n = " + std::to_string(n) +
+                              " " + std::string(to_string(type)) + " values) needs " +
+                              std::to_string(expected));
+  };
+  // A regular file's size is checked before anything is allocated; a pipe's as it is read.
+  if (file.size() && *file.size() != expected) throw size_mismatch(*file.size(), false);
+  if (n > std::numeric_limits<std::size_t>::max() / size)
+    throw Error::in_file(path, 0, 0, "header says n = " + std::to_string(n) + ": too large for this machine");
+  ColumnData data = make_data(type, 0);
   std::visit(
       [&](auto& v) {
         using T = typename std::decay_t<decltype(v)>::value_type;
-        if (!v.empty() &&
-            !in.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(T))))
-          throw Error::io(path, "read failed");
+        // From a pipe in growing chunks (64 KiB, then doubling), so that a corrupt n runs out of
+        // data before much is allocated.
+        constexpr std::size_t first_chunk = (std::size_t{1} << 16) / sizeof(T);
+        const auto count = static_cast<std::size_t>(n);
+        while (v.size() < count) {
+          const std::size_t old = v.size();
+          const std::size_t take = file.size() ? count : std::min(std::max(first_chunk, old), count - old);
+          v.resize(old + take);
+          const std::size_t got = file.read(v.data() + old, take * sizeof(T));
+          if (got != take * sizeof(T)) {
+            if (file.size()) throw Error::io(path, "read failed: the file shrank while it was read");
+            throw size_mismatch(column_header_bytes + old * sizeof(T) + got, false);
+          }
+        }
         if constexpr (std::is_floating_point_v<T>) {
           for (std::size_t i = 0; i < v.size(); ++i)
             if (!std::isfinite(v[i]))
@@ -146,6 +154,9 @@ ColumnData read_column_file(const std::string& path) {
         }
       },
       data);
+  constexpr std::uint64_t counted = std::uint64_t{1} << 20;
+  if (const std::uint64_t extra = file.count_rest(counted); extra != 0)
+    throw size_mismatch(expected + std::min(extra, counted), extra > counted);
   return data;
 }
 

@@ -26,6 +26,8 @@
 
 namespace sextant::datagen {
 
+class InputFile;
+
 enum class ColumnType : std::uint32_t { int32 = 1, int64 = 2, float32 = 3, float64 = 4 };
 
 // Alternatives in ColumnType order (index = code - 1).
@@ -44,6 +46,9 @@ std::string_view to_string(ColumnType type) noexcept;
 // bad magic, version, type code, reserved field, a size that does not match the header, or a
 // NaN/infinite value (naming its 0-based index).
 ColumnData read_column_file(const std::string& path);
+// The same from an input opened at its start (bytes only peeked at count as unread); nothing
+// may follow the data.
+ColumnData read_column_file(InputFile& file);
 // All or nothing (core/atomic_file.hpp).
 void write_column_file(const std::string& path, const ColumnData& column);
 // True iff the file can be opened and starts with "SXTC".

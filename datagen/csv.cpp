@@ -1,19 +1,16 @@
 #include "datagen/csv.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
-#include <memory>
 #include <ostream>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "datagen/input_file.hpp"
 #include "datagen/text.hpp"
 
 namespace sextant::datagen {
@@ -138,6 +135,7 @@ class Parser {
     line = text_.substr(pos_, end - pos_);
     pos_ = end + 1;
     ++line_number_;
+    if (line.size() > max_line_bytes) detail::throw_line_too_long(origin_, line_number_);
     if (trim(line).empty())
       throw Error::in_file(origin_, line_number_, 0, "blank line (allowed only at the end of the file)");
     return true;
@@ -221,26 +219,6 @@ class Parser {
   std::vector<float> values_;
 };
 
-struct FileBuffer {
-  std::unique_ptr<char[]> data;  // not zero-filled: the read overwrites it
-  std::size_t size = 0;
-};
-
-FileBuffer read_whole_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error::io(path, "cannot read: is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error::io(path, std::string("cannot open for reading: ") + std::strerror(errno));
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  if (size < 0 || !in) throw Error::io(path, "cannot determine the file size");
-  FileBuffer buffer{std::make_unique_for_overwrite<char[]>(static_cast<std::size_t>(size)),
-                    static_cast<std::size_t>(size)};
-  if (!in.read(buffer.data.get(), size)) throw Error::io(path, "read failed");
-  return buffer;
-}
-
 std::string join(const std::vector<Preference>& preferences) {
   std::string text;
   for (const Preference p : preferences) {
@@ -264,12 +242,12 @@ void check_preference_count(const std::vector<Preference>& preferences, int d) {
 }  // namespace detail
 
 Dataset parse_csv(std::string_view text, const std::string& origin, const CsvOptions& options) {
-  return Parser(text, origin, options).parse();
+  return Parser(detail::skip_utf8_bom(text), origin, options).parse();
 }
 
 Dataset read_csv(const std::string& path, const CsvOptions& options) {
-  const FileBuffer file = read_whole_file(path);
-  return parse_csv(std::string_view(file.data.get(), file.size), path, options);
+  InputFile file(path);
+  return parse_csv(read_text(file), path, options);
 }
 
 void write_csv(std::ostream& out, const Dataset& data) {

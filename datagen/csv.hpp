@@ -1,7 +1,8 @@
 // CSV datasets: one point per line, comma-separated numbers, optional header line.
 //
 // Tolerated: one trailing comma per line, CRLF line ends, spaces or tabs around a number,
-// blank lines at the end of the file, a leading '+'. Everything else that is not a finite
+// blank lines at the end of the file, a leading '+', a UTF-8 byte order mark at the start. A
+// line longer than max_line_bytes (datagen/input_file.hpp) is an error. Everything else that is not a finite
 // float is an error naming the file, the 1-based file line and the 1-based cell.
 #pragma once
 
@@ -25,9 +26,10 @@ struct CsvOptions {
   std::vector<Preference> preferences{};  // one per column; empty = all min
 };
 
-// Reads the whole file, then parses it as parse_csv does with origin = path. Throws
-// Error::io when it cannot be read, Error (bad_input) for malformed content and
-// Error::argument on "--prefer" when the preference count differs from the column count.
+// Reads the whole file (once, with the line bound of read_text), then parses it as parse_csv
+// does with origin = path. Throws Error::io when it cannot be read, Error (bad_input) for
+// malformed content and Error::argument on "--prefer" when the preference count differs from
+// the column count.
 Dataset read_csv(const std::string& path, const CsvOptions& options = {});
 Dataset parse_csv(std::string_view text, const std::string& origin, const CsvOptions& options = {});
 

@@ -1,19 +1,16 @@
 #include "datagen/stream_csv.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <ostream>
-#include <sstream>
 #include <type_traits>
 
 #include "core/error.hpp"
+#include "datagen/input_file.hpp"
 #include "datagen/text.hpp"
 
 namespace sextant::datagen {
@@ -154,9 +151,10 @@ class Parser {
     std::size_t blank_run = 0;  // first line of the current run of blank lines
     while (pos < text_.size()) {
       const std::size_t eol = std::min(text_.find('\n', pos), text_.size());
+      ++line_;
+      if (eol - pos > max_line_bytes) detail::throw_line_too_long(origin_, line_);
       const std::string_view line = trim(text_.substr(pos, eol - pos));
       pos = eol + 1;
-      ++line_;
       if (line.empty()) {
         if (blank_run == 0) blank_run = line_;
         continue;
@@ -265,18 +263,12 @@ class Parser {
 
 StreamCsv parse_stream_csv(std::string_view text, const std::string& origin,
                            const StreamCsvOptions& options) {
-  return Parser(text, origin, options).parse();
+  return Parser(detail::skip_utf8_bom(text), origin, options).parse();
 }
 
 StreamCsv read_stream_csv(const std::string& path, const StreamCsvOptions& options) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw Error::io(path, "cannot read: is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error::io(path, std::string("cannot open for reading: ") + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw Error::io(path, "read failed");
-  return parse_stream_csv(text.view(), path, options);
+  InputFile file(path);
+  return parse_stream_csv(read_text(file), path, options);
 }
 
 void write_stream_csv(std::ostream& out, const StreamCsv& stream) {

@@ -7,10 +7,11 @@
 //          empty: the tuple carries no watermark (window::no_watermark in the column)
 //
 // An optional header line (the first line, taken as a header when none of its cells is a
-// number), CRLF line ends, spaces or tabs around a cell, a leading '+' and blank lines at the
-// end are tolerated. Every other problem is an Error (bad_input) naming the file, the 1-based
-// line and the 1-based column (1 key, 2 ts, 3 value, 4 wm). This is the one parser of stream
-// rows: read_stream_csv_values (datagen/column_file.hpp) is a projection of it.
+// number), CRLF line ends, spaces or tabs around a cell, a leading '+', a UTF-8 byte order mark
+// at the start and blank lines at the end are tolerated; a line longer than max_line_bytes
+// (datagen/input_file.hpp) is an error. Every other problem is an Error (bad_input) naming the
+// file, the 1-based line and the 1-based column (1 key, 2 ts, 3 value, 4 wm). This is the one
+// parser of stream rows: read_stream_csv_values (datagen/column_file.hpp) is a projection of it.
 #pragma once
 
 #include <cstddef>

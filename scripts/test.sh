@@ -26,9 +26,13 @@ cmake --build "$build/package" -j "$jobs" >/dev/null
 if [ "${SEXTANT_SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== CPU tests under AddressSanitizer + UBSan"
   cmake -S "$root" -B "$build/asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEXTANT_SANITIZE=ON \
-    -DSEXTANT_ENABLE_CUDA=OFF -DSEXTANT_BUILD_BENCHMARKS=OFF
+    -DSEXTANT_ENABLE_CUDA=OFF -DSEXTANT_BUILD_BENCHMARKS=OFF -DSEXTANT_BUILD_FUZZERS=ON
   cmake --build "$build/asan" -j "$jobs"
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir "$build/asan" --output-on-failure -j "$jobs" --timeout 1800 -LE gpu
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  ctest --test-dir "$build/asan" --output-on-failure -j "$jobs" --timeout 1800 -LE 'gpu|fuzz'
+  # Every parser's fuzz target: its seeds and a fixed number of mutants, fixed RNG seed
+  # (docs/fuzzing.md); any crash, sanitizer report or unexpected exception fails the step.
+  echo "== fuzz smoke run (ASan + UBSan)"
+  ctest --test-dir "$build/asan" --output-on-failure -j "$jobs" --timeout 300 -L fuzz
 fi
 echo "== all tests passed"

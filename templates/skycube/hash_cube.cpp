@@ -564,6 +564,14 @@ HashCube HashCube::load(std::istream& in, const std::string& origin) {
     if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end())
       corrupt("point id " + std::to_string(*twice) + " is stored under two keys");
   }
+  if (in.peek() != std::char_traits<char>::eof()) {
+    constexpr std::streamsize counted = std::streamsize{1} << 20;
+    in.ignore(counted + 1);
+    const std::streamsize extra = in.gcount();
+    r.fail("trailing bytes: " + std::string(extra > counted ? "more than " : "") +
+           std::to_string(std::min(extra, counted)) + (extra == 1 ? " byte" : " bytes") +
+           " after the end of the HashCube (a corrupt or concatenated file?)");
+  }
   return cube;
 }
 

@@ -100,6 +100,7 @@ class HashCube {
 
   // Binary file: magic "SXHC", version, d, max_level, n, then per word keys/offsets/ids.
   void save(std::ostream& out) const;
+  // Reads `in` to its end: anything after the cube is an error (bad_input naming `origin`).
   static HashCube load(std::istream& in, const std::string& origin);
 
   friend bool operator==(const HashCube&, const HashCube&) = default;

@@ -1,10 +1,9 @@
 // End-to-end tests of the `sextant` executable: golden outputs derived by hand, every error
 // path exits non-zero with a message naming the problem and leaves no output file behind.
 #include <gtest/gtest.h>
-
-#include "support/cli_fixture.hpp"
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +11,8 @@
 #include <string>
 
 #include "core/config.hpp"
+#include "support/cli_fixture.hpp"
+#include "support/fifo_writer.hpp"
 
 namespace sextant {
 namespace {
@@ -19,6 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 using testing::CliFixture;
+using testing::FifoWriter;
 using testing::RunResult;
 using testing::slurp;
 
@@ -144,6 +146,105 @@ TEST_F(CliTest, BadInputsFailCleanlyWithoutOutput) {
     EXPECT_FALSE(fs::exists(out)) << c.args << " left an output file";
   }
   EXPECT_TRUE(only_inputs_left(4)) << "a temporary file was left behind";
+}
+
+// Inputs read once: a FIFO fed by another process works for every command that reads one.
+TEST_F(CliTest, FifoInputsAreReadOnce) {
+  {
+    const auto fifo = (dir_ / "six.fifo").string();
+    FifoWriter writer(fifo, six_points);
+    const auto r = run("skycube --input " + fifo + " --template reference --output -");
+    EXPECT_FALSE(writer.reopened());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(body(r.out), "1 2 0 5\n2 1 2\n3 4 0 1 2 4\n");
+  }
+  const std::string stream = "key,ts,value,wm\n0,0,1,\n0,1,2,\n0,2,3,\n";
+  {
+    const auto fifo = (dir_ / "s.fifo").string();
+    FifoWriter writer(fifo, stream);
+    const auto r = run("window --input " + fifo + " --type count --length 2 --slide 1 --agg sum --output -");
+    EXPECT_FALSE(writer.reopened());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "key,start,end,value\n0,0,2,3\n0,1,3,5\n");
+  }
+  {
+    const auto fifo = (dir_ / "inplace.fifo").string();
+    FifoWriter writer(fifo, stream);
+    const auto r =
+        run("window --type count --inplace --input " + fifo + " --length 2 --slide 1 --agg sum --output -");
+    EXPECT_FALSE(writer.reopened());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "key,start,end,value\n0,0,2,3\n0,1,3,5\n");
+  }
+}
+
+// Endless input without a line end, or one over-long line: exit 2 naming the line and the
+// limit, quickly and without reading on.
+TEST_F(CliTest, OverLongLinesStopWithTheLimit) {
+  if (!fs::exists("/dev/zero")) GTEST_SKIP() << "no /dev/zero";
+  const std::string window = " --type count --length 2 --slide 1 --agg sum --output -";
+  for (const std::string& args :
+       {std::string("skycube --input /dev/zero --output -"), "window --input /dev/zero" + window,
+        "window --inplace --input /dev/zero" + window}) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find("/dev/zero:1: line longer than 1048576 bytes"), std::string::npos) << args << "\n"
+                                                                                            << r.err;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20)) << args;
+  }
+  const auto in = write("long.csv", "1,2\n" + std::string(3 << 20, '7') + "\n3,4\n").string();
+  const auto r = run("skycube --input " + in + " --output -");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("long.csv:2: line longer than 1048576 bytes"), std::string::npos) << r.err;
+}
+
+TEST_F(CliTest, Utf8ByteOrderMarkIsSkipped) {
+  const auto in = write("bom.csv",
+                        "\xEF\xBB\xBF"
+                        "1,4\n2,2\n4,1\n3,3\n2,2\n1,5\n")
+                      .string();
+  auto r = run("skycube --input " + in + " --template reference --output -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(body(r.out), "1 2 0 5\n2 1 2\n3 4 0 1 2 4\n");
+  const auto s = write("bom-s.csv",
+                       "\xEF\xBB\xBF"
+                       "0,0,1,\n0,1,2,\n")
+                     .string();
+  r = run("window --input " + s + " --type count --length 2 --slide 1 --agg sum --output -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "key,start,end,value\n0,0,2,3\n");
+}
+
+// The cube file itself (missing, a directory) is an I/O error with the reason (exit 3); its
+// content, trailing bytes included, is bad input (exit 2).
+TEST_F(CliTest, QueryInputErrors) {
+  auto r = run("query --cube " + dir_.string() + " --subspace 0");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("Is a directory"), std::string::npos) << r.err;
+  r = run("query --cube " + (dir_ / "missing.cube").string() + " --subspace 0");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("missing.cube: cannot open for reading: No such file or directory"), std::string::npos)
+      << r.err;
+  for (const std::string& command :
+       {std::string("skycube --input "), std::string("window --type count --length 2 --slide 1 --agg sum "
+                                                     "--output - --input ")}) {
+    r = run(command + dir_.string() + (command[0] == 's' ? " --output -" : ""));
+    EXPECT_EQ(r.exit_code, 3) << command << r.err;
+    EXPECT_NE(r.err.find("Is a directory"), std::string::npos) << r.err;
+  }
+
+  const auto in = write("six.csv", six_points);
+  const auto cube = dir_ / "six.cube";
+  ASSERT_EQ(run("skycube --input " + in.string() + " --template reference --format binary --output " +
+                cube.string())
+                .exit_code,
+            0);
+  std::ofstream(cube, std::ios::binary | std::ios::app) << "junk!";
+  r = run("query --cube " + cube.string() + " --subspace 0");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("six.cube: trailing bytes: 5 bytes after the end of the HashCube"), std::string::npos)
+      << r.err;
 }
 
 TEST_F(CliTest, GpuRequestWithoutGpuIsExplained) {

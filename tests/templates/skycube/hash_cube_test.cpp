@@ -405,6 +405,10 @@ TEST(HashCube, LoadRejectsEveryCorruption) {
   expect_load_error("PK\x03\x04" + good.substr(4), "magic", "bad magic");
   for (std::size_t size = 4; size < good.size(); ++size)
     expect_load_error(good.substr(0, size), "truncated", "truncated to " + std::to_string(size) + " bytes");
+  expect_load_error(good + "x", "trailing bytes: 1 byte after the end of the HashCube", "one extra byte");
+  expect_load_error(good + good, "trailing bytes: " + std::to_string(good.size()) + " bytes", "two cubes");
+  expect_load_error(good + std::string((1 << 20) + 5, '\0'), "trailing bytes: more than 1048576 bytes",
+                    "a long tail");
 
   std::string bad = good;
   put_u32_at(bad, 4, 2);

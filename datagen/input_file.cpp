@@ -1,0 +1,139 @@
+#include "datagen/input_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "core/error.hpp"
+
+namespace sextant::datagen {
+
+InputFile::InputFile(const std::string& path) : path_(path) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw Error::io(path, std::string("cannot open for reading: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) {
+    const int e = errno;
+    ::close(fd_);
+    throw Error::io(path, std::string("cannot read: ") + std::strerror(e));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd_);
+    throw Error::io(path, std::string("cannot read: ") + std::strerror(EISDIR));
+  }
+  if (S_ISREG(st.st_mode)) size_ = static_cast<std::uint64_t>(st.st_size);
+}
+
+InputFile::~InputFile() {
+  ::close(fd_);
+}
+
+std::size_t InputFile::read_some(char* buffer, std::size_t n) {
+  while (true) {
+    const ssize_t got = ::read(fd_, buffer, n);
+    if (got >= 0) return static_cast<std::size_t>(got);
+    if (errno != EINTR) throw Error::io(path_, std::string("read failed: ") + std::strerror(errno));
+  }
+}
+
+std::string_view InputFile::peek(std::size_t n) {
+  while (pending_.size() < n) {
+    const std::size_t old = pending_.size();
+    pending_.resize(n);
+    const std::size_t got = read_some(pending_.data() + old, n - old);
+    pending_.resize(old + got);
+    if (got == 0) break;
+  }
+  return std::string_view(pending_).substr(0, n);
+}
+
+std::size_t InputFile::read(void* buffer, std::size_t n) {
+  auto* out = static_cast<char*>(buffer);
+  const std::size_t from_pending = std::min(n, pending_.size());
+  std::memcpy(out, pending_.data(), from_pending);
+  pending_.erase(0, from_pending);
+  std::size_t done = from_pending;
+  while (done < n) {
+    const std::size_t got = read_some(out + done, n - done);
+    if (got == 0) break;
+    done += got;
+  }
+  return done;
+}
+
+std::uint64_t InputFile::count_rest(std::uint64_t limit) {
+  char buffer[1 << 16];
+  std::uint64_t count = 0;
+  while (count <= limit) {
+    const std::size_t got = read(buffer, sizeof buffer);
+    count += got;
+    if (got < sizeof buffer) break;
+  }
+  return count;
+}
+
+namespace detail {
+
+void throw_line_too_long(const std::string& origin, std::size_t line) {
+  throw Error::in_file(origin, line, 0,
+                       "line longer than " + std::to_string(max_line_bytes) +
+                           " bytes (the limit for one line of text input; is this a text file?)");
+}
+
+std::string_view skip_utf8_bom(std::string_view text) noexcept {
+  constexpr std::string_view bom = "\xEF\xBB\xBF";
+  if (text.starts_with(bom)) text.remove_prefix(bom.size());
+  return text;
+}
+
+}  // namespace detail
+
+// Reads in chunks no longer than max_line_bytes, so a line over the limit spans at least two
+// chunks and is caught at the first newline (or chunk end) after the limit, one chunk past it.
+std::string read_text(InputFile& file) {
+  constexpr std::size_t chunk = std::min<std::size_t>(max_line_bytes, std::size_t{1} << 16);
+  std::string text;
+  if (const auto size = file.size()) text.reserve(static_cast<std::size_t>(*size) + chunk);
+  std::size_t line_length = 0;  // bytes of the current line read so far
+  while (true) {
+    const std::size_t old = text.size();
+    text.resize(old + chunk);
+    const std::size_t got = file.read(text.data() + old, chunk);
+    text.resize(old + got);
+    const char* const first = text.data() + old;
+    const auto* newline = static_cast<const char*>(std::memchr(first, '\n', got));
+    const std::size_t to_line_end = newline ? static_cast<std::size_t>(newline - first) : got;
+    if (line_length + to_line_end > max_line_bytes) {
+      const auto line = static_cast<std::size_t>(std::count(std::as_const(text).data(), first, '\n')) + 1;
+      detail::throw_line_too_long(file.path(), line);
+    }
+    if (newline) {
+      const auto* last = static_cast<const char*>(::memrchr(first, '\n', got));
+      line_length = got - static_cast<std::size_t>(last - first) - 1;
+    } else {
+      line_length += got;
+    }
+    if (got < chunk) return text;
+  }
+}
+
+InputStreambuf::int_type InputStreambuf::underflow() {
+  if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+  std::size_t got = 0;
+  try {
+    got = file_.read(buffer_, sizeof buffer_);
+  } catch (...) {
+    error_ = std::current_exception();
+    return traits_type::eof();
+  }
+  if (got == 0) return traits_type::eof();
+  setg(buffer_, buffer_, buffer_ + got);
+  return traits_type::to_int_type(buffer_[0]);
+}
+
+}  // namespace sextant::datagen

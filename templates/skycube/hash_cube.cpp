@@ -340,6 +340,47 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
   return cube;
 }
 
+HashCube HashCube::with_groups(std::size_t n_points, std::span<const std::uint32_t> offsets,
+                               std::span<const PointId> members, int threads) const {
+  if (offsets.size() != n_ + 1 || offsets.back() != members.size() || members.size() > n_points)
+    throw Error::internal("HashCube::with_groups: " + std::to_string(offsets.size()) + " offsets and " +
+                          std::to_string(members.size()) + " members for a cube of " + std::to_string(n_) +
+                          " points expanded to " + std::to_string(n_points));
+  HashCube cube(d_, n_points, max_level_);
+  const std::size_t word_count = words_.size();
+  const unsigned workers = static_cast<unsigned>(
+      std::min<std::size_t>(word_count, threads > 0 ? static_cast<std::size_t>(threads)
+                                                    : std::max(1u, std::thread::hardware_concurrency())));
+  std::atomic<std::size_t> next{0};
+  const auto work = [&](std::size_t) {
+    std::vector<std::uint64_t> packed;
+    std::vector<std::uint64_t> scratch;
+    for (std::size_t w; (w = next.fetch_add(1)) < word_count;) {
+      const WordIndex& from = words_[w];
+      packed.clear();
+      for (std::size_t k = 0; k < from.keys.size(); ++k)
+        for (std::uint32_t i = from.offsets[k]; i < from.offsets[k + 1]; ++i) {
+          const PointId g = from.ids[i];
+          for (std::uint32_t m = offsets[g]; m < offsets[g + 1]; ++m)
+            packed.push_back(pack(from.keys[k], members[m]));
+        }
+      sort_packed(packed, scratch);
+      WordIndex& index = cube.words_[w];
+      index.ids.reserve(packed.size());
+      for (const std::uint64_t x : packed) {
+        if (index.keys.empty() || key_of(x) != index.keys.back()) {
+          if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
+          index.keys.push_back(key_of(x));
+        }
+        index.ids.push_back(id_of(x));
+      }
+      if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
+    }
+  };
+  on_threads(workers, work, [&] { next = word_count; });
+  return cube;
+}
+
 // ---- HashCube: queries -----------------------------------------------------------------------
 
 bool HashCube::computed(Mask m) const noexcept {

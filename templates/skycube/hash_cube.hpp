@@ -95,6 +95,12 @@ class HashCube {
   // Bytes of the query structure (keys, offsets, ids).
   std::size_t bytes() const noexcept;
 
+  // This cube's point g standing for the points members[offsets[g] .. offsets[g + 1]) of a cube
+  // over n_points points (offsets: point_count() + 1 entries; groups disjoint): each member gets
+  // g's words. Word positions on `threads` threads (0 = every hardware thread).
+  HashCube with_groups(std::size_t n_points, std::span<const std::uint32_t> offsets,
+                       std::span<const PointId> members, int threads = 0) const;
+
   // Combines two cubes over the same d, n and max_level with disjoint ids.
   static HashCube merge(const HashCube& a, const HashCube& b);
 

@@ -25,6 +25,7 @@
 #include "core/dataset.hpp"
 #include "core/stopwatch.hpp"
 #include "core/subspace.hpp"
+#include "templates/skycube/distinct_points.hpp"
 #include "templates/skycube/hash_cube.hpp"
 #include "templates/skycube/hooks.hpp"
 #include "templates/skycube/skycube_options.hpp"
@@ -140,19 +141,22 @@ SkycubeResult run_lattice(std::string name, const Dataset& data, int max_level, 
                           X& extended, Host& host, Top&& top, RunLevel&& run_level) {
   SkycubeResult result;
   result.template_name = std::move(name);
-  LatticeRun run(data, max_level, rule);
+  Stopwatch clock;
+  // Every step below sees one point per distinct vector (timed with the extended skyline).
+  const DistinctPoints distinct(data);
+  const Dataset& points = distinct.data();
+  LatticeRun run(points, max_level, rule);
   const int d = run.dims();
 
-  Stopwatch clock;
   if constexpr (ClassifyingExtendedSkylineHook<X>) {
-    run.set_top(extended.full_cuboid(data));
+    run.set_top(extended.full_cuboid(points));
   } else {
-    const std::vector<PointId> ids = extended.extended_skyline(data);
+    const std::vector<PointId> ids = extended.extended_skyline(points);
     CuboidOutput out;
-    top(CuboidInput{data, ids, full_mask(d)}, out);
+    top(CuboidInput{points, ids, full_mask(d)}, out);
     run.set_top(std::move(out));
   }
-  result.extended_skyline_size = run.extended().size();
+  result.extended_skyline_size = distinct.original_count(run.extended());
   result.phases.add("extended skyline", clock.seconds());
 
   clock.restart();
@@ -167,7 +171,7 @@ SkycubeResult run_lattice(std::string name, const Dataset& data, int max_level, 
   result.phases.add("lattice", clock.seconds());
 
   clock.restart();
-  result.cube = run.build_cube(host);
+  result.cube = distinct.expand(run.build_cube(host), host.workers());
   result.phases.add("hashcube", clock.seconds());
   return result;
 }

@@ -68,6 +68,10 @@ TEST(Mdmc, ConformanceWithDeeperFilters) {
   }
 }
 
+TEST(Mdmc, TieHeavyLarge) {
+  testing::run_tie_heavy(runner);
+}
+
 TEST(Mdmc, Nba) {
   testing::run_nba(runner, 2);
 }

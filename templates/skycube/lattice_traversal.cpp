@@ -18,7 +18,7 @@ std::size_t input_size(const CuboidOutput& out) noexcept {
 }  // namespace
 
 LatticeRun::LatticeRun(const Dataset& data, int max_level, CandidateRule rule)
-    : data_(data), d_(data.dims()), max_level_(max_level), rule_(rule), words_(0) {
+    : data_(data), d_(data.dims()), max_level_(max_level), rule_(rule), start_(0) {
   if (d_ < 1 || d_ > max_skycube_columns)
     throw Error::argument(
         "d", std::to_string(d_), "1.." + std::to_string(max_skycube_columns),
@@ -26,7 +26,14 @@ LatticeRun::LatticeRun(const Dataset& data, int max_level, CandidateRule rule)
   if (max_level < 1 || max_level > d_)
     throw Error::argument("max_level", std::to_string(max_level),
                           "1.." + std::to_string(d_) + " (the column count)");
-  words_ = words_for(d_);
+  positions_ = stored_positions(d_, max_level_);
+  // Levels above max_level while their cuboids number at most those asked for.
+  const auto cuboids = [&](int l) { return masks_at_level(d_, l).size(); };
+  std::size_t asked = 0;
+  for (int l = 1; l <= max_level_; ++l) asked += cuboids(l);
+  start_ = max_level_;
+  for (std::size_t extra = 0; start_ < d_ - 1 && (extra += cuboids(start_ + 1)) <= asked;) ++start_;
+  start_ = std::min(start_, d_ - 1);  // 0 for d = 1: the top is the only cuboid
   levels_.resize(static_cast<std::size_t>(d_) + 1);
   parents_.resize(static_cast<std::size_t>(d_) + 1);
   rank_.assign(std::size_t{1} << d_, 0);
@@ -39,11 +46,11 @@ void LatticeRun::set_top(CuboidOutput top) {
   position_.assign(data_.size(), 0);
   for (std::size_t i = 0; i < extended_.size(); ++i) position_[extended_[i]] = static_cast<std::uint32_t>(i);
   try {
-    members_.assign(extended_.size() * words_, 0);
+    members_.assign(extended_.size() * positions_.size(), 0);
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::resource,
                 "skycube: " + std::to_string(extended_.size()) + " extended-skyline points x " +
-                    std::to_string(words_) +
+                    std::to_string(positions_.size()) +
                     " membership words do not fit in host memory (d = " + std::to_string(d_) + ")");
   }
   levels_[static_cast<std::size_t>(d_)].assign(1, std::move(top));
@@ -62,6 +69,11 @@ const std::vector<Mask>& LatticeRun::plan(int l) {
     const Mask m = order_[r];
     Mask best = 0;
     std::size_t best_size = 0;
+    if (l == start_ && l < d_ - 1) {  // from S+(P): the levels in between are skipped
+      parents_[lvl][r] = full_mask(d_);
+      sizes[r] = extended_.size();
+      continue;
+    }
     for (Mask free = full_mask(d_) & ~m; free != 0; free &= free - 1) {
       const Mask parent = m | (free & (~free + 1));
       const std::size_t size = input_size(above[rank_[parent]]);
@@ -82,7 +94,7 @@ const std::vector<Mask>& LatticeRun::plan(int l) {
 CuboidInput LatticeRun::input(Mask subspace, InputScratch& scratch) const {
   const auto lvl = static_cast<std::size_t>(level(subspace));
   const Mask parent = parents_[lvl][rank_[subspace]];
-  const std::vector<CuboidOutput>& above = levels_[lvl + 1];
+  const std::vector<CuboidOutput>& above = levels_[static_cast<std::size_t>(level(parent))];
   const CuboidOutput& from = above[rank_[parent]];
   std::vector<PointId>& ids = scratch.candidates;
   ids.resize(input_size(from));
@@ -121,15 +133,17 @@ void LatticeRun::release(int l) {
   std::vector<Mask>().swap(parents_[lvl]);
 }
 
-void LatticeRun::record_word(int l, std::size_t word) {
+void LatticeRun::record_word(int l, std::size_t k) {
   const Mask last = full_mask(d_);
+  const std::size_t word = positions_[k];
+  const std::size_t stride = positions_.size();
   for (unsigned b = 0; b < 32; ++b) {
     const std::size_t m64 = word * 32 + b + 1;
     if (m64 > last) break;
     const auto m = static_cast<Mask>(m64);
     if (level(m) != l) continue;
     const Word bit = Word{1} << b;
-    for (const PointId id : output(m).skyline) members_[std::size_t{position_[id]} * words_ + word] |= bit;
+    for (const PointId id : output(m).skyline) members_[std::size_t{position_[id]} * stride + k] |= bit;
   }
 }
 
@@ -138,11 +152,16 @@ void LatticeRun::fill_part(std::size_t task, std::size_t tasks, HashCubePart& pa
   const std::size_t n = extended_.size();
   const std::size_t begin = n * task / tasks;
   const std::size_t end = n * (task + 1) / tasks;
-  std::vector<Word> dominated(words_);
-  for (std::size_t i = begin; i < end; ++i) {
-    const Word* in = members_.data() + i * words_;
-    for (std::size_t w = 0; w < words_; ++w) dominated[w] = ~in[w];
-    part.insert(extended_[i], dominated);
+  const std::size_t stride = positions_.size();
+  // Blocks of points: HashCubePart::insert_batch reads each row once and appends branch-free.
+  constexpr std::size_t block = 256;
+  std::vector<Word> dominated(block * stride);
+  for (std::size_t b = begin; b < end; b += block) {
+    const std::size_t count = std::min(block, end - b);
+    const Word* in = members_.data() + b * stride;
+    for (std::size_t i = 0; i < count * stride; ++i) dominated[i] = ~in[i];
+    part.insert_batch(std::span<const PointId>(extended_.data() + b, count), positions_,
+                      std::span<const Word>(dominated.data(), count * stride));
   }
 }
 

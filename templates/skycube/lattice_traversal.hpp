@@ -8,9 +8,10 @@
 // alone.
 //
 // HashCube conversion: after each level of at most max_level columns, its skylines are recorded
-// as bits in a dense array of words_for(d) words per point of S+(P) (not per point of P: points
-// outside S+(P) are dominated everywhere and stay absent from the cube), one task per word
-// position; at the end every worker turns a share of those points into a HashCubePart.
+// as bits in a dense array per point of S+(P) (not per point of P: points outside S+(P) are
+// dominated everywhere and stay absent from the cube) with one word per word position that holds
+// a subspace of level <= max_level (stored_positions), one task per word position; at the end
+// every worker turns a share of those points into a HashCubePart.
 #pragma once
 
 #include <algorithm>
@@ -70,13 +71,18 @@ class LatticeRun {
   const Dataset& data() const noexcept { return data_; }
   int dims() const noexcept { return d_; }
   int max_level() const noexcept { return max_level_; }
+  // The first level below the top that the walk computes (max_level .. d - 1). A partial skycube
+  // computes levels above max_level only while they hold no more cuboids than the levels asked
+  // for (they shrink the inputs below); the first level's cuboids are then computed from S+(P),
+  // a superset of every S+_δ(P), so the cost follows the subspaces asked for, not 2^d.
+  int start_level() const noexcept { return start_; }
 
   // The full-space cuboid: L[2^d - 1] and L+[2^d - 1]; their union is S+(P).
   void set_top(CuboidOutput top);
   const std::vector<PointId>& extended() const noexcept { return extended_; }
 
   // The cuboids of level l (< d), each with its parent chosen among level l + 1 (smallest
-  // |L| + |L+|, ties to the smaller mask), largest inputs first.
+  // |L| + |L+|, ties to the smaller mask; at start_level(), the full space), largest inputs first.
   const std::vector<Mask>& plan(int l);
   // The input of cuboid δ of the planned level (see CandidateRule), assembled in `scratch`.
   CuboidInput input(Mask subspace, InputScratch& scratch) const;
@@ -86,7 +92,7 @@ class LatticeRun {
   template <TaskTeam T>
   void record_level(int l, T& team) {
     if (l > max_level_ || extended_.empty()) return;
-    team.run_tasks(words_, [&](std::size_t word, int) { record_word(l, word); });
+    team.run_tasks(positions_.size(), [&](std::size_t k, int) { record_word(l, k); });
   }
   // Frees the lists of level l once level l - 1 is computed.
   void release(int l);
@@ -102,7 +108,7 @@ class LatticeRun {
   }
 
  private:
-  void record_word(int l, std::size_t word);
+  void record_word(int l, std::size_t k);  // word position positions_[k]
   void fill_part(std::size_t task, std::size_t tasks, HashCubePart& part) const;
   HashCube finish_cube(std::vector<HashCubePart> parts);
 
@@ -110,10 +116,11 @@ class LatticeRun {
   int d_;
   int max_level_;
   CandidateRule rule_;
-  std::size_t words_;
+  int start_;
+  std::vector<std::uint32_t> positions_;           // the cube's word positions that a level <= max_level has
   std::vector<PointId> extended_;                  // S+(P), ascending
   std::vector<std::uint32_t> position_;            // id -> position in extended_
-  std::vector<Word> members_;                      // per position, words_ words: bit m-1 = in S_m
+  std::vector<Word> members_;  // per point of S+, a word per positions_ entry: bit (m-1) % 32 = in S_m
   std::vector<std::vector<CuboidOutput>> levels_;  // [level][rank within level]
   std::vector<std::vector<Mask>> parents_;         // [level][rank]
   std::vector<std::uint32_t> rank_;                // mask -> rank within its level
@@ -161,11 +168,11 @@ SkycubeResult run_lattice(std::string name, const Dataset& data, int max_level, 
 
   clock.restart();
   run.record_level(d, host);
-  for (int l = d - 1; l >= 1; --l) {
+  for (int l = run.start_level(); l >= 1; --l) {
     const std::vector<Mask>& masks = run.plan(l);
     run_level(run, std::span<const Mask>(masks));
     run.record_level(l, host);
-    run.release(l + 1);
+    run.release(l == run.start_level() ? d : l + 1);
   }
   run.release(1);
   result.phases.add("lattice", clock.seconds());

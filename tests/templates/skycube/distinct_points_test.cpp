@@ -1,5 +1,6 @@
-// Exact duplicates collapsed once (templates/skycube/distinct_points.hpp) and expanding a cube's
-// ids to groups (HashCube::with_groups).
+// Exact duplicates collapsed once (templates/skycube/distinct_points.hpp) and the HashCube pieces
+// it and the partial lattice rest on: expanding a cube's ids to groups, the word positions a
+// partial cube stores and inserting rows of only those positions.
 #include "templates/skycube/distinct_points.hpp"
 
 #include <gtest/gtest.h>
@@ -95,6 +96,43 @@ TEST(DistinctPoints, WithGroupsRejectsMismatchedGroups) {
   const std::vector<std::uint32_t> offsets{0, 1, 2};
   const std::vector<PointId> members{0, 1};
   EXPECT_THROW((void)cube.with_groups(10, offsets, members), Error);
+}
+
+TEST(StoredPositions, OnlyWordsOfLevelsAsked) {
+  EXPECT_EQ(stored_positions(5, 5), (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(stored_positions(7, 7).size(), words_for(7));
+  // d = 20, level <= 2: 210 subspaces in far fewer than the cube's 32768 words.
+  const std::vector<std::uint32_t> p = stored_positions(20, 2);
+  EXPECT_LE(p.size(), 210u);
+  EXPECT_TRUE(std::is_sorted(p.begin(), p.end()));
+  for (std::size_t w = 0; w < words_for(20); ++w)
+    EXPECT_EQ(std::binary_search(p.begin(), p.end(), static_cast<std::uint32_t>(w)),
+              valid_bits(20, 2, w) != 0)
+        << "word " << w;
+}
+
+TEST(StoredPositions, InsertingOnlyThemGivesTheSameCube) {
+  const int d = 12;
+  const int max_level = 3;
+  const std::vector<std::uint32_t> positions = stored_positions(d, max_level);
+  testing::SplitMix64 rng(9);
+  const std::size_t n = 700;
+  std::vector<Word> full(n * words_for(d));
+  for (Word& x : full) x = static_cast<Word>(rng.next() & rng.next());
+  std::vector<Word> sparse;
+  std::vector<PointId> ids(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    ids[i] = static_cast<PointId>(i);
+    for (const std::uint32_t w : positions) sparse.push_back(full[i * words_for(d) + w]);
+  }
+  std::vector<HashCubePart> a(1, HashCubePart(d, max_level));
+  std::vector<HashCubePart> b(1, HashCubePart(d, max_level));
+  a[0].insert_batch(ids, full);
+  b[0].insert_batch(ids, positions, sparse, 2);
+  EXPECT_EQ(HashCube::from_parts(d, n, max_level, std::move(a)),
+            HashCube::from_parts(d, n, max_level, std::move(b)));
+  std::vector<HashCubePart> c(1, HashCubePart(d, max_level));
+  EXPECT_THROW(c[0].insert_batch(ids, positions, full), Error);
 }
 
 }  // namespace

@@ -165,9 +165,9 @@ void LatticeRun::fill_part(std::size_t task, std::size_t tasks, HashCubePart& pa
   }
 }
 
-HashCube LatticeRun::finish_cube(std::vector<HashCubePart> parts) {
+HashCube LatticeRun::finish_cube(std::vector<HashCubePart> parts, int threads) {
   std::vector<Word>().swap(members_);
-  return HashCube::from_parts(d_, data_.size(), max_level_, std::move(parts));
+  return HashCube::from_parts(d_, data_.size(), max_level_, std::move(parts), std::max(threads, 1));
 }
 
 }  // namespace sextant::skycube::detail

@@ -104,13 +104,13 @@ class LatticeRun {
         1, std::min<std::size_t>(static_cast<std::size_t>(team.workers()), (extended_.size() + 1023) / 1024));
     std::vector<HashCubePart> parts(tasks);
     team.run_tasks(tasks, [&](std::size_t task, int) { fill_part(task, tasks, parts[task]); });
-    return finish_cube(std::move(parts));
+    return finish_cube(std::move(parts), team.workers());
   }
 
  private:
   void record_word(int l, std::size_t k);  // word position positions_[k]
   void fill_part(std::size_t task, std::size_t tasks, HashCubePart& part) const;
-  HashCube finish_cube(std::vector<HashCubePart> parts);
+  HashCube finish_cube(std::vector<HashCubePart> parts, int threads);  // merges on `threads` threads
 
   const Dataset& data_;
   int d_;

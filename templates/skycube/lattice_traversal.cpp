@@ -15,6 +15,38 @@ std::size_t input_size(const CuboidOutput& out) noexcept {
   return out.skyline.size() + out.extended_only.size();
 }
 
+constexpr std::uint64_t many_values = (std::uint64_t{1} << 16) + 1;
+
+// The value's bits with -0.0 read as 0.0 (they compare equal).
+std::uint32_t bits_of(float x) noexcept {
+  return x == 0.0f ? 0u : std::bit_cast<std::uint32_t>(x);
+}
+
+std::uint64_t mix(std::uint64_t h, std::uint32_t v) noexcept {
+  h ^= v;
+  h *= 0xFF51AFD7ED558CCDull;
+  return h ^ (h >> 32);
+}
+
+// Distinct values of `column`, counted up to many_values.
+std::uint64_t distinct_values(const Dataset& data, int column) {
+  const std::size_t slots = std::size_t{1} << 18;  // 4 x many_values
+  std::vector<std::uint32_t> table(slots, 0);      // bits + 1 (0: empty; bits never all ones)
+  std::uint64_t count = 0;
+  for (PointId id = 0; id < data.size() && count < many_values; ++id) {
+    const std::uint32_t key = bits_of(data(id, column)) + 1;
+    for (std::size_t slot = mix(0, key) & (slots - 1);; slot = (slot + 1) & (slots - 1)) {
+      if (table[slot] == key) break;
+      if (table[slot] == 0) {
+        table[slot] = key;
+        ++count;
+        break;
+      }
+    }
+  }
+  return count;
+}
+
 }  // namespace
 
 LatticeRun::LatticeRun(const Dataset& data, int max_level, CandidateRule rule)
@@ -27,6 +59,8 @@ LatticeRun::LatticeRun(const Dataset& data, int max_level, CandidateRule rule)
     throw Error::argument("max_level", std::to_string(max_level),
                           "1.." + std::to_string(d_) + " (the column count)");
   positions_ = stored_positions(d_, max_level_);
+  distinct_values_.resize(static_cast<std::size_t>(d_));
+  for (int c = 0; c < d_; ++c) distinct_values_[static_cast<std::size_t>(c)] = distinct_values(data_, c);
   // Levels above max_level while their cuboids number at most those asked for.
   const auto cuboids = [&](int l) { return masks_at_level(d_, l).size(); };
   std::size_t asked = 0;
@@ -125,6 +159,71 @@ CuboidInput LatticeRun::input(Mask subspace, InputScratch& scratch) const {
   std::erase_if(ids, [&](PointId id) { return count[position[id]] != wanted; });
   for_each_other([](std::uint8_t& c) { c = 0; });
   return CuboidInput{data_, ids, subspace};
+}
+
+bool LatticeRun::tie_heavy(Mask subspace, std::size_t candidates) const noexcept {
+  const std::uint64_t limit = 2 * std::uint64_t{candidates};
+  std::uint64_t product = 1;
+  for (Mask rest = subspace; rest != 0 && product < limit; rest &= rest - 1)
+    product *= distinct_values_[static_cast<std::size_t>(std::countr_zero(rest))];
+  return candidates >= 64 && product < limit;
+}
+
+void group_ties(const CuboidInput& in, InputScratch& scratch) {
+  const std::size_t m = in.candidates.size();
+  int columns[max_columns];
+  int k = 0;
+  for (Mask rest = in.subspace; rest != 0; rest &= rest - 1) columns[k++] = std::countr_zero(rest);
+  const auto same = [&](const float* a, const float* b) {
+    for (int c = 0; c < k; ++c)
+      if (a[columns[c]] != b[columns[c]]) return false;
+    return true;
+  };
+  const std::size_t slots = std::bit_ceil(2 * m);
+  scratch.table.assign(slots, 0);  // group + 1; 0: empty
+  scratch.group.resize(m);
+  scratch.representatives.clear();
+  for (std::size_t i = 0; i < m; ++i) {
+    const float* row = in.data.row(in.candidates[i]);
+    std::uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (int c = 0; c < k; ++c) h = mix(h, bits_of(row[columns[c]]));
+    for (std::size_t slot = h & (slots - 1);; slot = (slot + 1) & (slots - 1)) {
+      const std::uint32_t g = scratch.table[slot];
+      if (g == 0) {
+        scratch.table[slot] = static_cast<std::uint32_t>(scratch.representatives.size()) + 1;
+        scratch.group[i] = static_cast<std::uint32_t>(scratch.representatives.size());
+        scratch.representatives.push_back(in.candidates[i]);  // candidates ascending: the smallest id
+        break;
+      }
+      if (same(in.data.row(scratch.representatives[g - 1]), row)) {
+        scratch.group[i] = g - 1;
+        break;
+      }
+    }
+  }
+}
+
+void expand_ties(const CuboidInput& in, InputScratch& scratch, CuboidOutput& out) {
+  // status per group: 0 excluded, 1 skyline, 2 extended only. Representatives are ascending, and
+  // so are the lists of the hook's output: one merge each.
+  const std::vector<PointId>& reps = scratch.representatives;
+  scratch.status.assign(reps.size(), 0);
+  const auto mark = [&](const std::vector<PointId>& ids, std::uint8_t value) {
+    std::size_t g = 0;
+    for (const PointId id : ids) {
+      while (reps[g] != id) ++g;
+      scratch.status[g] = value;
+    }
+  };
+  mark(scratch.grouped.skyline, 1);
+  mark(scratch.grouped.extended_only, 2);
+  CuboidOutput result;
+  for (std::size_t i = 0; i < in.candidates.size(); ++i) {
+    const std::uint8_t s = scratch.status[scratch.group[i]];
+    if (s == 1) result.skyline.push_back(in.candidates[i]);
+    if (s == 2) result.extended_only.push_back(in.candidates[i]);
+  }
+  out = std::move(result);
 }
 
 void LatticeRun::release(int l) {

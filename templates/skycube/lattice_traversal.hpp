@@ -58,7 +58,21 @@ namespace detail {
 struct InputScratch {
   std::vector<PointId> candidates;
   std::vector<std::uint8_t> hits;  // per point of S+(P): parents holding it; all zero between uses
+  // Tied candidates (group_ties): per candidate its group, per group its representative, the
+  // hash table, and the representatives' output.
+  std::vector<std::uint32_t> group;
+  std::vector<PointId> representatives;
+  std::vector<std::uint32_t> table;
+  std::vector<std::uint8_t> status;
+  CuboidOutput grouped;
 };
+
+// Groups `in.candidates` by their values in in.subspace (equal projections, -0.0 == 0.0):
+// scratch.group[i] = the group of candidate i, scratch.representatives = the smallest id of each
+// group, ascending. Points with equal values in δ are in S_δ and S+_δ together or not at all.
+void group_ties(const CuboidInput& in, InputScratch& scratch);
+// `out` for every candidate from scratch.grouped, the output over the representatives.
+void expand_ties(const CuboidInput& in, InputScratch& scratch, CuboidOutput& out);
 
 // The lattice lists of the levels in flight, the dense membership bits of the full extended
 // skyline and the HashCube conversion. Levels are planned and released top-down; at most two
@@ -87,6 +101,10 @@ class LatticeRun {
   // The input of cuboid δ of the planned level (see CandidateRule), assembled in `scratch`.
   CuboidInput input(Mask subspace, InputScratch& scratch) const;
   CuboidOutput& output(Mask subspace) { return levels_[level(subspace)][rank_[subspace]]; }
+  // Whether cuboid δ's candidates surely hold many ties in δ: the product of the distinct values
+  // of δ's columns (counted once, up to 2^16 a column) is below twice the candidate count, so
+  // group_ties pays (the hook then settles each tied group once instead of pairwise).
+  bool tie_heavy(Mask subspace, std::size_t candidates) const noexcept;
 
   // Records the skylines of level l in the membership bits (no-op above max_level).
   template <TaskTeam T>
@@ -120,6 +138,7 @@ class LatticeRun {
   std::vector<std::uint32_t> positions_;           // the cube's word positions that a level <= max_level has
   std::vector<PointId> extended_;                  // S+(P), ascending
   std::vector<std::uint32_t> position_;            // id -> position in extended_
+  std::vector<std::uint64_t> distinct_values_;     // per column, saturated at 2^16 + 1
   std::vector<Word> members_;  // per point of S+, a word per positions_ entry: bit (m-1) % 32 = in S_m
   std::vector<std::vector<CuboidOutput>> levels_;  // [level][rank within level]
   std::vector<std::vector<Mask>> parents_;         // [level][rank]
@@ -130,10 +149,23 @@ class LatticeRun {
 // Cuboid `subspace` of the planned level with `hook`, its input assembled in the worker's scratch.
 // If anything throws, the scratch is reset (its counts may be left set) before the exception goes
 // on, so that a team may run the task again, here or on another worker.
+// Tie-heavy cuboids (LatticeRun::tie_heavy) go to the hook as one representative per group of
+// equal projections, the output expanded to every member.
 template <CuboidHook C>
 void compute_cuboid(C& hook, LatticeRun& run, Mask subspace, InputScratch& scratch) {
   try {
-    hook.compute(run.input(subspace, scratch), run.output(subspace));
+    const CuboidInput in = run.input(subspace, scratch);
+    if (!run.tie_heavy(subspace, in.candidates.size())) {
+      hook.compute(in, run.output(subspace));
+      return;
+    }
+    group_ties(in, scratch);
+    if (scratch.representatives.size() == in.candidates.size()) {
+      hook.compute(in, run.output(subspace));
+      return;
+    }
+    hook.compute(CuboidInput{in.data, scratch.representatives, subspace}, scratch.grouped);
+    expand_ties(in, scratch, run.output(subspace));
   } catch (...) {
     scratch = InputScratch{};
     throw;

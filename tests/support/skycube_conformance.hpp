@@ -77,6 +77,9 @@ inline std::vector<ConformanceWorkload> conformance_workloads() {
   }
   add(Distribution::independent, 3000, 6, 21);
   add(Distribution::anticorrelated, 2000, 4, 22);
+  // Many distinct vectors, heavy ties in the low subspaces (the lattice groups tied candidates).
+  add(Distribution::ties, 3000, 6, 23, 8);
+  add(Distribution::ties, 2500, 8, 24, 5);
   // Exact duplicates of whole rows on top of ties.
   const std::size_t before = out.size();
   for (std::size_t i = 0; i < before; i += 5)

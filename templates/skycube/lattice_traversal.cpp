@@ -30,7 +30,9 @@ std::uint64_t mix(std::uint64_t h, std::uint32_t v) noexcept {
 
 // Distinct values of `column`, counted up to many_values.
 std::uint64_t distinct_values(const Dataset& data, int column) {
-  const std::size_t slots = std::size_t{1} << 18;  // 4 x many_values
+  // At most half full: 4 x many_values slots, fewer for a small dataset.
+  const std::size_t slots =
+      std::bit_ceil(std::max<std::size_t>(16, std::min<std::size_t>(4 * many_values, 4 * data.size())));
   std::vector<std::uint32_t> table(slots, 0);      // bits + 1 (0: empty; bits never all ones)
   std::uint64_t count = 0;
   for (PointId id = 0; id < data.size() && count < many_values; ++id) {

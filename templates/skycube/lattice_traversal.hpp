@@ -110,6 +110,12 @@ class LatticeRun {
   template <TaskTeam T>
   void record_level(int l, T& team) {
     if (l > max_level_ || extended_.empty()) return;
+    std::size_t ids = 0;
+    for (const CuboidOutput& out : levels_[static_cast<std::size_t>(l)]) ids += out.skyline.size();
+    if (ids < serial_record_ids) {  // microseconds: not worth waking the team
+      for (std::size_t k = 0; k < positions_.size(); ++k) record_word(l, k);
+      return;
+    }
     team.run_tasks(positions_.size(), [&](std::size_t k, int) { record_word(l, k); });
   }
   // Frees the lists of level l once level l - 1 is computed.
@@ -126,6 +132,7 @@ class LatticeRun {
   }
 
  private:
+  static constexpr std::size_t serial_record_ids = 16384;
   void record_word(int l, std::size_t k);  // word position positions_[k]
   void fill_part(std::size_t task, std::size_t tasks, HashCubePart& part) const;
   HashCube finish_cube(std::vector<HashCubePart> parts, int threads);  // merges on `threads` threads

@@ -96,6 +96,7 @@ class SdscGpuHooks {
     std::call_once(upload.once, [&] { upload.data = std::make_unique<gpu::GpuDataset>(*data_, ordinal); });
     gpu::SkylineGpuOptions options;
     options.gpu_ordinal = ordinal;
+    options.cache_dataset = true;  // the template's distinct points, where the data has duplicates
     gpu::ParallelCuboidGpu hook(options);
     hook.bind(*upload.data);
     return hook;

@@ -6,12 +6,15 @@
 
 namespace sextant::cpu {
 
+// Through the classifying pass: its witnesses are the skyline points only (every strictly
+// dominated point has a strict dominator there), where the plain pass keeps every point of S+ as
+// a witness. With ties S+ is much larger than S: 3.0 s against 0.26 s for ties:8, n = 200 000,
+// d = 6; about the same without ties.
 std::vector<PointId> ExtendedSkylineCpu::extended_skyline(const Dataset& data) {
-  std::vector<PointId> out;
-  std::vector<PointId> unused;
-  detail::CuboidEngine engine;
-  detail::CandidateList all{{}, data.size(), true};
-  engine.run(data, all, full_mask(data.dims()), false, std::max(threads, 1), out, unused);
+  const skycube::CuboidOutput split = full_cuboid(data);
+  std::vector<PointId> out(split.skyline.size() + split.extended_only.size());
+  std::merge(split.skyline.begin(), split.skyline.end(), split.extended_only.begin(),
+             split.extended_only.end(), out.begin());
   return out;
 }
 

@@ -1,6 +1,6 @@
 // The full-space extended skyline S+(P) on the CPU: the first phase of every skycube template
 // (and of MDMC). Same tiled algorithm as the cuboid hooks, run over all points with strict
-// dominance, on `threads` OpenMP threads.
+// dominance, on `threads` OpenMP threads (one classifying pass for both methods).
 #pragma once
 
 #include <string_view>

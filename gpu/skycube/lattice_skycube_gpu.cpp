@@ -25,7 +25,10 @@ SkycubeResult sdsc_gpu(const Dataset& data, const SkycubeOptions& options,
   Stopwatch clock;
   const gpu::GpuDataset on_device(data, gpu_options.gpu_ordinal);
   const double upload = clock.seconds();
-  const gpu::SkylineGpuOptions hook_options{gpu_options.gpu_ordinal, gpu_options.chunk_points, nullptr};
+  // cache_dataset: where the data has exact duplicates, the template hands the hooks its distinct
+  // points (templates/skycube/distinct_points.hpp) instead of the bound dataset; each hook then
+  // uploads those once, not per cuboid.
+  const gpu::SkylineGpuOptions hook_options{gpu_options.gpu_ordinal, gpu_options.chunk_points, nullptr, true};
   gpu::ExtendedSkylineGpu extended(hook_options);
   extended.bind(on_device);
   std::vector<gpu::ParallelCuboidGpu> devices(static_cast<std::size_t>(streams),

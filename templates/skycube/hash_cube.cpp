@@ -218,12 +218,41 @@ void HashCubePart::insert(PointId id, std::span<const Word> dominated) {
   insert_batch(std::span<const PointId>(&id, 1), dominated);
 }
 
+std::vector<std::uint32_t> stored_positions(int d, int max_level) {
+  std::vector<std::uint32_t> out;
+  if (d < 1 || d > max_columns || max_level < 1) return out;
+  const std::size_t words = words_for(d);
+  if (max_level >= d) {
+    out.resize(words);
+    for (std::size_t w = 0; w < words; ++w) out[w] = static_cast<std::uint32_t>(w);
+    return out;
+  }
+  // Only the masks of level <= max_level: C(d, 1) + ... + C(d, max_level) of them.
+  const auto visit = [&](auto&& self, Mask mask, int from, int left) -> void {
+    if (mask != 0) out.push_back(static_cast<std::uint32_t>((std::size_t{mask} - 1) / 32));
+    if (left == 0) return;
+    for (int c = from; c < d; ++c) self(self, mask | (Mask{1} << c), c + 1, left - 1);
+  };
+  visit(visit, 0, 0, max_level);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 void HashCubePart::insert_batch(std::span<const PointId> ids, std::span<const Word> dominated, int threads) {
-  const std::size_t words = words_.size();
-  if (dominated.size() != ids.size() * words)
+  insert_batch(ids, {}, dominated, threads);
+}
+
+void HashCubePart::insert_batch(std::span<const PointId> ids, std::span<const std::uint32_t> positions,
+                                std::span<const Word> dominated, int threads) {
+  const bool all = positions.empty();
+  const std::size_t words = all ? words_.size() : positions.size();
+  if (dominated.size() != ids.size() * words || (!all && positions.back() >= words_.size()))
     throw Error::internal("HashCubePart::insert_batch: " + std::to_string(dominated.size()) + " words for " +
-                          std::to_string(ids.size()) + " points of a cube of " + std::to_string(words) +
+                          std::to_string(ids.size()) + " points of " + std::to_string(words) +
+                          " words a row in a cube of " + std::to_string(words_.size()) +
                           " words (d = " + std::to_string(d_) + ")");
+  const auto position = [&](std::size_t k) { return all ? k : std::size_t{positions[k]}; };
   // Tiles of 256 points by a cache line of word positions: each point's line is read once while
   // the tile's rows stay in cache, and each word is written to its position's buffer whether kept
   // or not (the buffer advances only past kept ones), so no branch depends on the data.
@@ -238,8 +267,8 @@ void HashCubePart::insert_batch(std::span<const PointId> ids, std::span<const Wo
         Entry* first[line];
         Word invalid[line];
         for (std::size_t k = 0; k < width; ++k) {
-          out[k] = first[k] = words_[w0 + k].reserve_more(count);
-          invalid[k] = ~valid_[w0 + k];
+          out[k] = first[k] = words_[position(w0 + k)].reserve_more(count);
+          invalid[k] = ~valid_[position(w0 + k)];
         }
         for (std::size_t i = p0; i < p0 + count; ++i) {
           const Word* row = dominated.data() + i * words + w0;
@@ -250,7 +279,7 @@ void HashCubePart::insert_batch(std::span<const PointId> ids, std::span<const Wo
           }
         }
         for (std::size_t k = 0; k < width; ++k)
-          words_[w0 + k].commit(static_cast<std::size_t>(out[k] - first[k]));
+          words_[position(w0 + k)].commit(static_cast<std::size_t>(out[k] - first[k]));
       }
     }
   };
@@ -337,6 +366,47 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
     }
   };
   on_threads(workers, work, [&] { next = word_count; });  // the others stop at their next word
+  return cube;
+}
+
+HashCube HashCube::with_groups(std::size_t n_points, std::span<const std::uint32_t> offsets,
+                               std::span<const PointId> members, int threads) const {
+  if (offsets.size() != n_ + 1 || offsets.back() != members.size() || members.size() > n_points)
+    throw Error::internal("HashCube::with_groups: " + std::to_string(offsets.size()) + " offsets and " +
+                          std::to_string(members.size()) + " members for a cube of " + std::to_string(n_) +
+                          " points expanded to " + std::to_string(n_points));
+  HashCube cube(d_, n_points, max_level_);
+  const std::size_t word_count = words_.size();
+  const unsigned workers = static_cast<unsigned>(
+      std::min<std::size_t>(word_count, threads > 0 ? static_cast<std::size_t>(threads)
+                                                    : std::max(1u, std::thread::hardware_concurrency())));
+  std::atomic<std::size_t> next{0};
+  const auto work = [&](std::size_t) {
+    std::vector<std::uint64_t> packed;
+    std::vector<std::uint64_t> scratch;
+    for (std::size_t w; (w = next.fetch_add(1)) < word_count;) {
+      const WordIndex& from = words_[w];
+      packed.clear();
+      for (std::size_t k = 0; k < from.keys.size(); ++k)
+        for (std::uint32_t i = from.offsets[k]; i < from.offsets[k + 1]; ++i) {
+          const PointId g = from.ids[i];
+          for (std::uint32_t m = offsets[g]; m < offsets[g + 1]; ++m)
+            packed.push_back(pack(from.keys[k], members[m]));
+        }
+      sort_packed(packed, scratch);
+      WordIndex& index = cube.words_[w];
+      index.ids.reserve(packed.size());
+      for (const std::uint64_t x : packed) {
+        if (index.keys.empty() || key_of(x) != index.keys.back()) {
+          if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
+          index.keys.push_back(key_of(x));
+        }
+        index.ids.push_back(id_of(x));
+      }
+      if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
+    }
+  };
+  on_threads(workers, work, [&] { next = word_count; });
   return cube;
 }
 

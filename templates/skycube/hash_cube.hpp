@@ -34,6 +34,10 @@ constexpr std::size_t words_for(int d) noexcept {
 // stored word are forced to 1.
 Word valid_bits(int d, int max_level, std::size_t w) noexcept;
 
+// The word positions (ascending) with a bit of a subspace of level <= max_level: a partial
+// skycube's other words are all ones.
+std::vector<std::uint32_t> stored_positions(int d, int max_level);
+
 // Append-only, per device / per thread; cheap inserts, no sorting.
 class HashCubePart {
  public:
@@ -48,6 +52,11 @@ class HashCubePart {
   // `threads` threads (this one and threads - 1 started for the call) split them; the result is the
   // same for any count.
   void insert_batch(std::span<const PointId> ids, std::span<const Word> dominated, int threads = 1);
+  // The same with rows of positions.size() words: word k of a row goes to word position
+  // positions[k] (ascending); every other position is all ones, so nothing is stored there. A
+  // partial skycube thus costs only the words that hold its subspaces (see stored_positions).
+  void insert_batch(std::span<const PointId> ids, std::span<const std::uint32_t> positions,
+                    std::span<const Word> dominated, int threads = 1);
 
   // Removes the entries of every id for which drop(id) holds: undoes the inserts of a task that
   // failed part-way, before it runs again elsewhere (ids must stay distinct across parts).
@@ -94,6 +103,12 @@ class HashCube {
   std::size_t stored_ids() const noexcept;
   // Bytes of the query structure (keys, offsets, ids).
   std::size_t bytes() const noexcept;
+
+  // This cube's point g standing for the points members[offsets[g] .. offsets[g + 1]) of a cube
+  // over n_points points (offsets: point_count() + 1 entries; groups disjoint): each member gets
+  // g's words. Word positions on `threads` threads (0 = every hardware thread).
+  HashCube with_groups(std::size_t n_points, std::span<const std::uint32_t> offsets,
+                       std::span<const PointId> members, int threads = 0) const;
 
   // Combines two cubes over the same d, n and max_level with disjoint ids.
   static HashCube merge(const HashCube& a, const HashCube& b);

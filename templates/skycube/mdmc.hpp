@@ -16,6 +16,7 @@
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
 #include "core/subspace.hpp"
+#include "templates/skycube/distinct_points.hpp"
 #include "templates/skycube/hash_cube.hpp"
 #include "templates/skycube/hooks.hpp"
 #include "templates/skycube/quad_tree.hpp"
@@ -62,12 +63,15 @@ SkycubeResult run_mdmc(const Dataset& data, int max_level, Extended& extended, T
   }
 
   Stopwatch clock;
-  const std::vector<PointId> skyline = extended.extended_skyline(data);
-  result.extended_skyline_size = skyline.size();
+  // Every step below sees one point per distinct vector (timed with the extended skyline).
+  const DistinctPoints distinct(data);
+  const Dataset& points = distinct.data();
+  const std::vector<PointId> skyline = extended.extended_skyline(points);
+  result.extended_skyline_size = distinct.original_count(skyline);
   result.phases.add("extended skyline", clock.seconds());
 
   clock.restart();
-  const QuadTree tree = tree_builder.quad_tree(data, skyline);
+  const QuadTree tree = tree_builder.quad_tree(points, skyline);
   result.phases.add("quad tree", clock.seconds());
 
   clock.restart();
@@ -75,7 +79,7 @@ SkycubeResult run_mdmc(const Dataset& data, int max_level, Extended& extended, T
   result.phases.add("filter+refine", clock.seconds());
 
   clock.restart();
-  result.cube = HashCube::from_parts(d, data.size(), max_level, std::move(parts));
+  result.cube = distinct.expand(HashCube::from_parts(d, points.size(), max_level, std::move(parts)));
   result.phases.add("hashcube", clock.seconds());
   return result;
 }

@@ -419,6 +419,15 @@ TEST(SkycubeGpu, SdscConformanceStreamsAndChunks) {
 #endif
 }
 
+// n >= 10^5 with 2 and 3 levels per column (issue 21), both GPU templates.
+TEST(SkycubeGpu, TieHeavyLarge) {
+  SEXTANT_REQUIRE_GPUS(1);
+#if SEXTANT_HAS_CUDA
+  testing::run_tie_heavy(gpu_runner("mdmc-gpu", {}), 1);
+  testing::run_tie_heavy(sdsc_gpu_runner("sdsc-gpu", {}), 2);
+#endif
+}
+
 TEST(SkycubeGpu, SdscNba) {
   SEXTANT_REQUIRE_GPUS(1);
 #if SEXTANT_HAS_CUDA

@@ -87,6 +87,17 @@ TEST_P(DeviceMixes, SameCubeAsTheReference) {
   testing::run_conformance(runner, mix.threads);
 }
 
+// Large tie-heavy data through the scheduler (issue 21): the distinct points on every device.
+TEST(SkycubeOnDevices, TieHeavyLargeOnEveryTemplate) {
+  for (const TemplateKind kind : {TemplateKind::stsc, TemplateKind::sdsc, TemplateKind::mdmc}) {
+    const testing::SkycubeRunner runner{std::string(name_of(kind)) + " on cpu",
+                                        [&](const Dataset& data, int max_level, int threads) {
+                                          return run(data, kind, max_level, threads, on(Mix{"", "cpu"})).cube;
+                                        }};
+    testing::run_tie_heavy(runner);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Cpu, DeviceMixes,
     ::testing::Combine(::testing::Values(TemplateKind::stsc, TemplateKind::sdsc, TemplateKind::mdmc),

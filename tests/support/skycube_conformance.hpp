@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -75,6 +77,9 @@ inline std::vector<ConformanceWorkload> conformance_workloads() {
   }
   add(Distribution::independent, 3000, 6, 21);
   add(Distribution::anticorrelated, 2000, 4, 22);
+  // Many distinct vectors, heavy ties in the low subspaces (the lattice groups tied candidates).
+  add(Distribution::ties, 3000, 6, 23, 8);
+  add(Distribution::ties, 2500, 8, 24, 5);
   // Exact duplicates of whole rows on top of ties.
   const std::size_t before = out.size();
   for (std::size_t i = 0; i < before; i += 5)
@@ -121,14 +126,113 @@ inline void expect_same_skycube(const skycube::HashCube& actual, const skycube::
 inline void run_conformance(const SkycubeRunner& runner, const std::vector<int>& thread_counts = {1, 2, 8}) {
   for (const auto& w : conformance_workloads()) {
     const int d = w.data.dims();
-    for (int max_level : {d, (d + 1) / 2}) {
+    // Level 2 of a wide cube: the lattice starts below the top (LatticeRun::start_level).
+    std::vector<int> levels{d};
+    for (int l : {(d + 1) / 2, 2})
+      if (l < levels.back() && l >= 1) levels.push_back(l);
+    for (int max_level : levels) {
       for (int threads : thread_counts) {
         SCOPED_TRACE(runner.name + " on " + w.name + " max_level=" + std::to_string(max_level) +
                      " threads=" + std::to_string(threads));
         expect_same_skycube(runner.run(w.data, max_level, threads), reference_cube(w, max_level));
         if (::testing::Test::HasFailure()) return;  // one broken case is enough to read
       }
-      if (max_level == (d + 1) / 2 && (d + 1) / 2 == d) break;
+    }
+  }
+}
+
+// Large tie-heavy data (n >= 10^5, Q = 2 and 3 levels per column, max columns, exact duplicates
+// everywhere) checked on a sample of subspaces. The reference is brute force, O(n^2), so each
+// sampled subspace is checked through its distinct projected vectors: points with the same values
+// in a subspace have the same status there, so the reference skyline of the distinct projections
+// (a few hundred points) names the vectors whose points form the subspace's skyline.
+struct TieHeavyWorkload {
+  std::string name;
+  Dataset data;
+};
+
+inline std::vector<TieHeavyWorkload> tie_heavy_workloads() {
+  std::vector<TieHeavyWorkload> out;
+  const auto add = [&](int levels, std::size_t n, int d, std::uint64_t seed,
+                       std::vector<Preference> prefer = {}) {
+    datagen::GeneratorSpec spec;
+    spec.distribution = datagen::Distribution::ties;
+    spec.n = n;
+    spec.d = d;
+    spec.seed = seed;
+    spec.levels = levels;
+    const Dataset raw = datagen::generate(spec);
+    std::vector<float> values(raw.values().begin(), raw.values().end());
+    std::string name =
+        "ties:" + std::to_string(levels) + " n=" + std::to_string(n) + " d=" + std::to_string(d);
+    if (!prefer.empty()) name += " with max columns";
+    out.push_back({name, Dataset(n, d, values, std::move(prefer), name)});
+  };
+  using P = Preference;
+  add(2, 120000, 6, 41);
+  add(3, 100000, 5, 42);
+  add(3, 100000, 4, 43, {P::max, P::min, P::max, P::min});  // max columns: 0.0 becomes -0.0
+  return out;
+}
+
+// The subspaces to check: every one of level 1 and 2, the full space, and a few others.
+inline std::vector<Mask> sampled_subspaces(int d, int max_level) {
+  std::vector<Mask> out;
+  for (Mask m = 1; m <= full_mask(d); ++m) {
+    const int l = level(m);
+    if (l > max_level) continue;
+    if (l <= 2 || m == full_mask(d) || m % 7 == 3) out.push_back(m);
+  }
+  return out;
+}
+
+// S_m of `data`, through the reference skycube of the distinct projections onto m.
+inline std::vector<PointId> projected_reference_skyline(const Dataset& data, Mask m) {
+  std::vector<int> columns;
+  for (int c = 0; c < data.dims(); ++c)
+    if ((m >> c) & 1u) columns.push_back(c);
+  std::map<std::vector<float>, std::vector<PointId>> groups;  // value 0.0f and -0.0f: one key
+  for (PointId id = 0; id < data.size(); ++id) {
+    std::vector<float> key;
+    for (const int c : columns) key.push_back(data(id, c) == 0.0f ? 0.0f : data(id, c));
+    groups[key].push_back(id);
+  }
+  std::vector<float> values;
+  for (const auto& [key, ids] : groups) values.insert(values.end(), key.begin(), key.end());
+  const int k = static_cast<int>(columns.size());
+  const Dataset distinct(groups.size(), k, values);
+  const std::vector<PointId> keep = skycube::reference_skycube(distinct, k).skyline(full_mask(k));
+  std::vector<PointId> out;
+  auto group = groups.begin();
+  PointId index = 0;
+  for (const PointId g : keep) {
+    std::advance(group, g - index);
+    index = g;
+    out.insert(out.end(), group->second.begin(), group->second.end());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+inline void run_tie_heavy(const SkycubeRunner& runner, int threads = 2) {
+  for (const TieHeavyWorkload& w : tie_heavy_workloads()) {
+    const int d = w.data.dims();
+    for (const int max_level : {d, 2}) {
+      SCOPED_TRACE(runner.name + " on " + w.name + " max_level=" + std::to_string(max_level));
+      const skycube::HashCube cube = runner.run(w.data, max_level, threads);
+      ASSERT_EQ(cube.point_count(), w.data.size());
+      ASSERT_EQ(cube.max_level(), max_level);
+      for (const Mask m : sampled_subspaces(d, max_level)) {
+        static std::map<std::pair<std::string, Mask>, std::vector<PointId>> cache;  // per test binary
+        auto it = cache.find({w.name, m});
+        if (it == cache.end())
+          it = cache.emplace(std::make_pair(w.name, m), projected_reference_skyline(w.data, m)).first;
+        const std::vector<PointId>& expected = it->second;
+        ASSERT_FALSE(expected.empty());
+        const auto actual = cube.skyline(m);
+        ASSERT_EQ(actual, expected) << "subspace " << m << ":\n  got      " << ids_to_string(actual)
+                                    << "\n  expected " << ids_to_string(expected);
+      }
     }
   }
 }

@@ -93,6 +93,10 @@ TEST(Mdmc, EveryVariantConforms) {
       static_cast<MdmcCpuVariants*>(nullptr));
 }
 
+TEST(Mdmc, TieHeavyLarge) {
+  testing::run_tie_heavy(runner);
+}
+
 TEST(Mdmc, Nba) {
   testing::run_nba(runner, 2);
 }

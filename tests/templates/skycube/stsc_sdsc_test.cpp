@@ -233,6 +233,18 @@ TEST(StscSdscTest, PlainExtendedSkylineHook) {
   testing::run_conformance(plain_extended_runner(true), {2});
   testing::run_nba(plain_extended_runner(true), 2);
 }
+// n >= 10^5 with 2 and 3 levels per column (issue 21): few distinct vectors, checked on sampled
+// subspaces.
+TEST(StscSdscTest, StscTieHeavyLarge) {
+  testing::run_tie_heavy(stsc_runner());
+}
+TEST(StscSdscTest, SdscTieHeavyLarge) {
+  testing::run_tie_heavy(sdsc_runner());
+}
+TEST(StscSdscTest, SmallestParentTieHeavyLarge) {
+  testing::run_tie_heavy(smallest_parent_runner(false));
+}
+
 TEST(StscSdscTest, StscNba) {
   testing::run_nba(stsc_runner(), 2);
 }

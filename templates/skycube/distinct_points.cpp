@@ -1,0 +1,92 @@
+#include "templates/skycube/distinct_points.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <utility>
+
+namespace sextant::skycube::detail {
+namespace {
+
+// The value's bits with -0.0 read as 0.0: the two compare equal, so they must hash alike.
+std::uint32_t bits_of(float x) noexcept {
+  return x == 0.0f ? 0u : std::bit_cast<std::uint32_t>(x);
+}
+
+std::uint64_t hash_row(const float* row, int d) noexcept {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull;
+  for (int c = 0; c < d; ++c) {
+    h ^= bits_of(row[c]);
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  return h;
+}
+
+// Dataset values are never NaN, so == is equality of vectors (and -0.0 == 0.0).
+bool same_row(const float* a, const float* b, int d) noexcept {
+  for (int c = 0; c < d; ++c)
+    if (a[c] != b[c]) return false;
+  return true;
+}
+
+}  // namespace
+
+DistinctPoints::DistinctPoints(const Dataset& data) : original_(&data) {
+  const std::size_t n = data.size();
+  const int d = data.dims();
+  if (n < 2) return;
+  // Open addressing, at most half full; a slot holds a group's number + 1 (0: empty). Groups are
+  // numbered in order of their first (smallest) id.
+  const std::size_t slots = std::bit_ceil(2 * n);
+  std::vector<std::uint32_t> table(slots, 0);
+  std::vector<std::uint32_t> group(n);
+  std::vector<PointId> first;  // per group: its smallest id
+  for (std::size_t i = 0; i < n; ++i) {
+    const float* row = data.row(static_cast<PointId>(i));
+    std::size_t slot = hash_row(row, d) & (slots - 1);
+    for (;; slot = (slot + 1) & (slots - 1)) {
+      const std::uint32_t g = table[slot];
+      if (g == 0) {
+        table[slot] = static_cast<std::uint32_t>(first.size()) + 1;
+        group[i] = static_cast<std::uint32_t>(first.size());
+        first.push_back(static_cast<PointId>(i));
+        break;
+      }
+      if (same_row(data.row(first[g - 1]), row, d)) {
+        group[i] = g - 1;
+        break;
+      }
+    }
+  }
+  if (first.size() == n) return;  // all distinct: run on `data` itself
+
+  const std::size_t groups = first.size();
+  offsets_.assign(groups + 1, 0);
+  for (const std::uint32_t g : group) ++offsets_[g + 1];
+  for (std::size_t g = 0; g < groups; ++g) offsets_[g + 1] += offsets_[g];
+  members_.resize(n);
+  std::vector<std::uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
+  for (std::size_t i = 0; i < n; ++i) members_[fill[group[i]]++] = static_cast<PointId>(i);
+
+  std::vector<float> values(groups * static_cast<std::size_t>(d));
+  for (std::size_t g = 0; g < groups; ++g) {
+    const float* row = data.row(first[g]);
+    std::copy(row, row + d, values.begin() + static_cast<std::ptrdiff_t>(g * static_cast<std::size_t>(d)));
+  }
+  // Already in minimisation form: every column "min".
+  distinct_ = Dataset(groups, d, values, {}, data.origin());
+}
+
+std::size_t DistinctPoints::original_count(std::span<const PointId> ids) const noexcept {
+  if (!has_duplicates()) return ids.size();
+  std::size_t total = 0;
+  for (const PointId g : ids) total += offsets_[g + 1] - offsets_[g];
+  return total;
+}
+
+HashCube DistinctPoints::expand(HashCube cube, int threads) const {
+  if (!has_duplicates()) return cube;
+  return cube.with_groups(original_->size(), offsets_, members_, threads);
+}
+
+}  // namespace sextant::skycube::detail

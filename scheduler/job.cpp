@@ -83,6 +83,15 @@ void Job::prepare(std::span<const double> remembered,
                   const std::vector<std::vector<double>>& remembered_variants, std::uint64_t generation) {
   generation_ = generation;
   remembered_variants_ = remembered_variants;
+  if (kind_ == Kind::range && codelet_->variants.size() > 1) {
+    std::vector<DeviceId> devices;
+    for (const WorkerInfo& w : workers_) {
+      auto it = std::find(devices.begin(), devices.end(), w.device);
+      if (it == devices.end()) it = devices.insert(devices.end(), w.device);
+      device_index_.push_back(static_cast<int>(it - devices.begin()));
+    }
+    pooled_ = std::make_unique<PooledTally[]>(devices.size() * codelet_->variants.size());
+  }
   bool any_cpu = false;
   bool any_gpu = false;
   if (kind_ == Kind::batch) {
@@ -459,6 +468,18 @@ bool Job::execute(const WorkerInfo& me, const Codelet& codelet, const Chunk& chu
   ++tally->tasks;
   tally->items += chunk.size();
   tally->seconds += seconds(end - slot.mark);
+  if (pooled_ != nullptr && &codelet == codelet_) {
+    // A range run has one codelet, so the worker's one tallies entry is this codelet's.
+    const auto v = static_cast<std::size_t>(tally - slot.tallies.front().variants.data());
+    PooledTally& p = pooled_[static_cast<std::size_t>(device_index_[static_cast<std::size_t>(me.id)]) *
+                                 codelet.variants.size() +
+                             v];
+    p.items.fetch_add(chunk.size(), std::memory_order_relaxed);
+    p.nanoseconds.fetch_add(
+        static_cast<std::uint64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(end - slot.mark).count()),
+        std::memory_order_relaxed);
+  }
   record(slot, chunk, slot.mark, end);
   slot.mark = end;
   return true;

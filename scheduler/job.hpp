@@ -182,6 +182,14 @@ class Job {
   std::size_t range_size_ = 0;
   std::string rate_key_;
   std::vector<std::vector<double>> remembered_variants_;
+  // The range codelet's variant measurements pooled over the workers of one device (a NUMA
+  // node's cores, a GPU): a choice made from every core's trial chunks, not from one core's two.
+  struct alignas(cache_line) PooledTally {
+    std::atomic<std::uint64_t> items{0};
+    std::atomic<std::uint64_t> nanoseconds{0};
+  };
+  std::vector<int> device_index_;          // per worker
+  std::unique_ptr<PooledTally[]> pooled_;  // [device][variant], range runs of several variants
   std::uint64_t generation_ = 0;
   int participants_ = 0;
   std::unique_ptr<WorkerSlot[]> slots_;

@@ -2,14 +2,15 @@
 // commutative combine, an identity and lower, callable from host and device code
 // (SEXTANT_HD_INLINE). The six built-ins for the four value types:
 //
-//   sum    int32, int64 -> int64, summed exactly in 128 bits; a window whose sum does not fit
+//   sum    int32, int64 -> int64, summed exactly (ExactSum: int64 for int32 values, exact below
+//          2^32 tuples per window; 128 bits for int64 values); a window whose sum does not fit
 //          in int64 is an error (never a wrapped value); float, double -> double
 //   count  any -> int64
 //   min    any -> the value type (exact)
 //   max    any -> the value type (exact)
-//   avg    any -> double; integers: the exact 128-bit sum, then one division (q + r / n)
+//   avg    any -> double; integers: the exact sum, then one division (q + r / n)
 //   var    any -> double, the population variance (divide by n). Integers: count, exact
-//          128-bit sum and M2 combined with Chan et al.'s pairwise update, the difference of
+//          sum and M2 combined with Chan et al.'s pairwise update, the difference of
 //          the two means taken from the exact sums (so 1e18, 1e18 + 1, 1e18 + 2 gives 2/3);
 //          floats: Chan's update of (n, mean, M2)
 //
@@ -73,6 +74,11 @@ SEXTANT_HD_INLINE constexpr double exact_mean(StreamInt128 sum, std::int64_t n) 
 }
 }  // namespace detail
 
+// The exact sum of integer values: int64 holds any sum of fewer than 2^32 int32 values (the
+// partials stay 8 bytes on the hot path); int64 values need 128 bits.
+template <WindowValue V>
+using ExactSum = std::conditional_t<std::is_same_v<V, std::int64_t>, StreamInt128, std::int64_t>;
+
 // Count, min and max are the count-window family's traits (aggregate_traits.hpp) with a name
 // and an identity lower.
 template <WindowValue V, AggregateKind K>
@@ -91,7 +97,7 @@ struct SumAggregate {
   static constexpr std::string_view name = "sum";
   static constexpr bool integral = std::is_integral_v<V>;
   using Input = V;
-  using Acc = std::conditional_t<integral, StreamInt128, double>;
+  using Acc = std::conditional_t<integral, ExactSum<V>, double>;
   using Output = std::conditional_t<integral, std::int64_t, double>;
   static constexpr std::string_view overflow_message =
       integral ? "the sum is outside the int64 range (-2^63 .. 2^63 - 1)"
@@ -101,8 +107,10 @@ struct SumAggregate {
   SEXTANT_HD_INLINE static constexpr Acc combine(Acc a, Acc b) noexcept { return a + b; }
   SEXTANT_HD_INLINE static constexpr Output lower(Acc a) noexcept { return static_cast<Output>(a); }
   SEXTANT_HD_INLINE static constexpr bool representable(Acc a) noexcept {
-    if constexpr (integral)
+    if constexpr (std::is_same_v<Acc, StreamInt128>)
       return a >= static_cast<Acc>(INT64_MIN) && a <= static_cast<Acc>(INT64_MAX);
+    else if constexpr (integral)
+      return true;
     else
       return detail::finite(a);
   }
@@ -119,7 +127,7 @@ struct AvgAggregate {
   static constexpr std::string_view name = "avg";
   static constexpr bool integral = std::is_integral_v<V>;
   using Input = V;
-  using Sum = std::conditional_t<integral, StreamInt128, double>;
+  using Sum = std::conditional_t<integral, ExactSum<V>, double>;
   struct Acc {
     Sum sum;
     std::int64_t n;
@@ -140,7 +148,7 @@ struct AvgAggregate {
   }
   SEXTANT_HD_INLINE static constexpr bool representable(Acc a) noexcept {
     if constexpr (integral)
-      return true;  // 128 bits hold any sum of fewer than 2^63 int64 values
+      return true;  // ExactSum holds the sum (see above)
     else
       return detail::finite(a.sum);
   }
@@ -155,7 +163,7 @@ struct VarAggregate {
   // comes from exact integers (a double mean of values near 1e18 has an ulp of 128).
   struct IntAcc {
     std::int64_t n;
-    StreamInt128 sum;
+    ExactSum<V> sum;
     double m2;  // sum of squared deviations from the mean
   };
   struct FloatAcc {
@@ -169,13 +177,13 @@ struct VarAggregate {
       "the variance is not finite (it overflows double, or a value is infinite or NaN)";
   SEXTANT_HD_INLINE static constexpr Acc identity() noexcept {
     if constexpr (integral)
-      return {0, StreamInt128{0}, 0.0};
+      return {0, ExactSum<V>{0}, 0.0};
     else
       return {0, 0.0, 0.0};
   }
   SEXTANT_HD_INLINE static constexpr Acc lift(V x) noexcept {
     if constexpr (integral)
-      return {1, static_cast<StreamInt128>(x), 0.0};
+      return {1, static_cast<ExactSum<V>>(x), 0.0};
     else
       return {1, static_cast<double>(x), 0.0};
   }

@@ -407,8 +407,11 @@ bool Job::trying_variants(const WorkerSlot& slot, const WorkerInfo& me) const {
                                   [&](const CodeletTallies& t) { return t.codelet == codelet_; });
   int runnable = 0;
   bool untried = false;
+  bool only_fallbacks = true;
+  for (const Variant& v : codelet_->variants)
+    only_fallbacks = only_fallbacks && !(v.runs_on(me) && !v.fallback);
   for (std::size_t v = 0; v < codelet_->variants.size(); ++v) {
-    if (!codelet_->variants[v].runs_on(me)) continue;
+    if (!codelet_->variants[v].runs_on(me) || (codelet_->variants[v].fallback && !only_fallbacks)) continue;
     ++runnable;
     const bool done = state != slot.tallies.end() &&
                       (state->variants[v].measured() || state->variants[v].tasks >= variant_trials);
@@ -433,14 +436,41 @@ std::pair<const Variant*, VariantTally*> Job::pick_variant(WorkerSlot& slot, con
     slot.tallies.push_back(std::move(fresh));
     state = slot.tallies.end() - 1;
   }
+  // The device's pooled rate once this worker has tried every variant (see PooledTally).
+  const bool pooled = pooled_ != nullptr && &codelet == codelet_;
+  const auto rate = [&](std::size_t v) {
+    if (pooled) {
+      const PooledTally& p =
+          pooled_[static_cast<std::size_t>(device_index_[static_cast<std::size_t>(me.id)]) *
+                      codelet.variants.size() +
+                  v];
+      const auto items = p.items.load(std::memory_order_relaxed);
+      const auto nanoseconds = p.nanoseconds.load(std::memory_order_relaxed);
+      if (items > 0)
+        return static_cast<double>(items) * 1e9 /
+               static_cast<double>(std::max<std::uint64_t>(nanoseconds, 1));
+    }
+    return state->variants[v].rate();
+  };
+  // Fallbacks only where nothing else runs; trials in an order rotated by the worker's id, so
+  // that the workers' trial chunks of each variant cover the range alike.
+  const std::size_t count = codelet.variants.size();
+  bool only_fallbacks = true;
+  for (const Variant& v : codelet.variants)
+    only_fallbacks = only_fallbacks && !(v.runs_on(me) && !v.fallback);
   std::ptrdiff_t best = -1;
-  for (std::size_t v = 0; v < codelet.variants.size(); ++v) {
-    if (!codelet.variants[v].runs_on(me)) continue;
+  double best_rate = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::size_t v = (k + static_cast<std::size_t>(me.id)) % count;
+    const Variant& variant = codelet.variants[v];
+    if (!variant.runs_on(me) || (variant.fallback && !only_fallbacks)) continue;
     const VariantTally& t = state->variants[v];
-    if (!t.measured() && t.tasks < variant_trials)
-      return {&codelet.variants[v], &state->variants[v]};  // try it
-    if (best < 0 || t.rate() > state->variants[static_cast<std::size_t>(best)].rate())
+    if (!t.measured() && t.tasks < variant_trials) return {&variant, &state->variants[v]};  // try it
+    const double r = rate(v);
+    if (best < 0 || r > best_rate) {
       best = static_cast<std::ptrdiff_t>(v);
+      best_rate = r;
+    }
   }
   if (best < 0)
     throw Error::unsupported("scheduler: codelet '" + codelet.name + "' has no variant that runs on " +

@@ -52,14 +52,18 @@ struct Variant {
   DeviceKind kind = DeviceKind::cpu;
   TaskFunction run;
   std::function<bool(const WorkerInfo&)> can_run;  // empty: every worker of `kind`
+  // A fallback (e.g. scalar code beside SIMD variants) runs only on workers where no other
+  // variant of its kind can: it is never measured against them.
+  bool fallback = false;
 
   bool runs_on(const WorkerInfo& w) const { return w.kind == kind && run && (!can_run || can_run(w)); }
 };
 
 // What the scheduler runs: a name (shown in errors; keys the throughput the scheduler remembers)
-// and its variants. Where a worker can run several, the scheduler measures each (in list order,
-// a few chunks each, or from an earlier run of the same codelet) and then runs the fastest on that
-// worker; the statistics say which variant ran where.
+// and its variants. Where a worker can run several, the scheduler measures each (a few chunks
+// each, every worker starting at another one so that their trials cover the range evenly, or
+// from an earlier run of the same codelet) and then runs the fastest measured on that worker's
+// device; the statistics say which variant ran where.
 struct Codelet {
   std::string name;
   std::vector<Variant> variants;
@@ -67,8 +71,8 @@ struct Codelet {
   std::size_t gpu_bytes_per_item = 0;
 
   Codelet& add(std::string variant, DeviceKind kind, TaskFunction run,
-               std::function<bool(const WorkerInfo&)> can_run = {}) {
-    variants.push_back({std::move(variant), kind, std::move(run), std::move(can_run)});
+               std::function<bool(const WorkerInfo&)> can_run = {}, bool fallback = false) {
+    variants.push_back({std::move(variant), kind, std::move(run), std::move(can_run), fallback});
     return *this;
   }
   // Some variant is of this kind / runs on this worker.

@@ -97,7 +97,7 @@ class SchedulerTeam {
   }
 
   // Items [0, n) in chunks, with any number of variants per device kind (see Codelet): each
-  // element has name, kind, runnable and fn(begin, end, worker). `name` keys the rates remembered.
+  // element has name, kind, runnable, fn(begin, end, worker) and fallback. `name` keys the rates remembered.
   template <class Variants>
   void run_variants(std::size_t n, const Variants& variants, std::string_view name) {
     if (n == 0) return;
@@ -105,9 +105,12 @@ class SchedulerTeam {
     codelet.name = std::string(name);
     for (const auto& v : variants) {
       if (!v.runnable || (v.kind == DeviceKind::gpu && mode_ == TeamMode::cpu_only)) continue;
-      codelet.add(std::string(v.name), v.kind, [&fn = v.fn](const Chunk& chunk, const WorkerContext& ctx) {
-        fn(chunk.begin, chunk.end, ctx.worker());
-      });
+      codelet.add(
+          std::string(v.name), v.kind,
+          [&fn = v.fn](const Chunk& chunk, const WorkerContext& ctx) {
+            fn(chunk.begin, chunk.end, ctx.worker());
+          },
+          {}, v.fallback);
     }
     scheduler_->parallel_for(n, codelet, range_policy, RunOptions{on_failure_, 0, record});
   }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "core/device.hpp"
@@ -82,6 +83,7 @@ class MdmcCpuOn {
  public:
   static constexpr std::string_view name = Isa::name;
   static constexpr DeviceKind device_kind = DeviceKind::cpu;
+  static constexpr bool fallback = std::is_same_v<Isa, cpu::ScalarIsa>;  // only where no SIMD runs
   static bool can_run() { return cpu::allowed<Isa>(); }
 
   MdmcCpuOn() = default;

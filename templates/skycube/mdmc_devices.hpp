@@ -97,8 +97,10 @@ SkycubeResult mdmc_on_devices(const Dataset& data, int max_level, Extended& exte
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       (..., [&] {
         using Hook = typename std::tuple_element_t<I, std::tuple<WorkerHooks<Makes>...>>::Hook;
+        bool fallback = false;
+        if constexpr (requires { Hook::fallback; }) fallback = Hook::fallback;
         variants.push_back({Hook::name, Hook::device_kind, runnable[I],
-                            detail::mdmc_chunk(std::get<I>(hooks), shared, parts)});
+                            detail::mdmc_chunk(std::get<I>(hooks), shared, parts), fallback});
       }());
     }
     (std::index_sequence_for<Makes...>{});

@@ -56,6 +56,7 @@ struct RangeVariant {
   DeviceKind kind = DeviceKind::cpu;
   bool runnable = true;
   std::function<void(std::size_t, std::size_t, int)> fn;
+  bool fallback = false;  // runs only where no other variant of its kind can (scalar code)
 };
 
 // A team whose workers are devices of different kinds (CPU cores or core groups, GPUs). Like a

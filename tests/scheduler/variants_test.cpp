@@ -92,6 +92,26 @@ TEST(Variants, AnEarlierRunsMeasurementsAreRemembered) {
   }
 }
 
+TEST(Variants, AFallbackRunsOnlyWhereNothingElseCan) {
+  Scheduler s(machine("package:1 core:2 pu:1"));
+  for (const bool simd_here : {true, false}) {
+    Hits hits(1000);
+    Codelet c;
+    c.name = simd_here ? "with-simd" : "without-simd";
+    c.add(
+        "simd", DeviceKind::cpu, [&](const Chunk& chunk, const WorkerContext&) { hits.add(chunk.begin, chunk.end); },
+        [simd_here](const WorkerInfo&) { return simd_here; });
+    c.add(
+        "scalar", DeviceKind::cpu, [&](const Chunk& chunk, const WorkerContext&) { hits.add(chunk.begin, chunk.end); },
+        {}, /*fallback=*/true);
+    const RunReport r = s.parallel_for(1000, c, chunks_of(10));
+    EXPECT_EQ(hits.wrong(), 0u);
+    for (const WorkerStats& w : r.statistics.workers) {
+      EXPECT_EQ(find(w.variants, simd_here ? "scalar" : "simd"), nullptr) << c.name << " worker " << w.worker;
+    }
+  }
+}
+
 TEST(Variants, AVariantNoWorkerCanRunIsAnError) {
   Scheduler s(machine("package:1 core:2 pu:1"));
   Codelet c;

@@ -42,10 +42,12 @@ struct PaneTally {
   std::int64_t watermark = 0;  // in: the operator watermark before the slice; out: after it
 };
 
-// What the validation pass finds in a slice: its smallest timestamp and largest watermark.
+// What the validation pass finds in a slice: its smallest and largest timestamps and its largest
+// watermark.
 struct SliceScan {
   std::int64_t min_ts = 0;
   std::int64_t max_wm = 0;
+  std::int64_t max_ts = 0;
 };
 
 template <class Isa>
@@ -348,11 +350,14 @@ template <class Isa>
 [[gnu::flatten]] SliceScan scan_slice(const std::int64_t* timestamps, const std::int64_t* watermarks,
                                       std::size_t n) {
   // Plain reductions: the compiler vectorises them with the TU's instruction set.
-  std::int64_t lo = 0, hi = no_watermark;
-  for (std::size_t i = 0; i < n; ++i) lo = std::min(lo, timestamps[i]);
+  std::int64_t lo = 0, top = 0, hi = no_watermark;
+  for (std::size_t i = 0; i < n; ++i) {
+    lo = std::min(lo, timestamps[i]);
+    top = std::max(top, timestamps[i]);
+  }
   if (watermarks != nullptr)
     for (std::size_t i = 0; i < n; ++i) hi = std::max(hi, watermarks[i]);
-  return {lo, hi};
+  return {lo, hi, top};
 }
 
 template <StreamAggregate A, class Isa>

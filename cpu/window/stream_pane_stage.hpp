@@ -118,8 +118,14 @@ void CpuPaneStage<A>::push(const StreamBatch<Value>& batch) {
           return detail::scan_slice<decltype(isa)>(ts + b, wms && parts > 1 ? wms + b : nullptr, len);
         });
   });
-  for (int t = 0; t < parts; ++t)
-    if (scans[t].min_ts < 0) detail::throw_negative_timestamp(ts, n);  // nothing has changed yet
+  // Nothing has changed yet: a bad timestamp leaves the stage as it was.
+  for (int t = 0; t < parts; ++t) {
+    if (scans[t].min_ts < 0) detail::throw_negative_timestamp(ts, n);
+    if (!count() && scans[t].max_ts > geometry_.max_timestamp) {
+      const std::size_t i = first_timestamp_above(ts, n, geometry_.max_timestamp);
+      throw_timestamp_above("stream batch: tuple " + std::to_string(i), ts[i], geometry_.max_timestamp);
+    }
+  }
 
   std::vector<detail::PaneTally> tallies(static_cast<std::size_t>(parts));
   std::int64_t wm = wm_;

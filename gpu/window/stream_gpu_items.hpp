@@ -179,6 +179,7 @@ struct KeyTable {
 // Reduced over the tuples of one chunk (device memory; reset per chunk).
 struct PrepareStats {
   u64 first_negative = no_index;  // lowest tuple index (in the chunk) with ts < 0
+  u64 first_above = no_index;     // lowest index with ts > PrepareArgs::max_ts (time windows)
   u64 first_far = no_index;       // lowest index whose pane is too far ahead to pack
   u64 late = 0;
   u64 ignored = 0;
@@ -189,6 +190,7 @@ struct PrepareStats {
 
   SEXTANT_HD_INLINE void merge(const PrepareStats& o) {
     first_negative = min_of(first_negative, o.first_negative);
+    first_above = min_of(first_above, o.first_above);
     first_far = min_of(first_far, o.first_far);
     late += o.late;
     ignored += o.ignored;
@@ -225,6 +227,7 @@ struct PrepareArgs {
   const i64* wm_before = nullptr;  // exclusive max-scan of wms seeded with `wm`; null with wms
   i64 wm = no_wm;                  // operator watermark before the chunk
   i64 lateness = 0;
+  i64 max_ts = 0;  // time: StreamGeometry::max_timestamp
   i64 pane = 1;
   i64 base = 0;       // time: packed panes are relative to this one (every pending pane is >= it)
   int slot_bits = 0;  // time: low bits of a packed key
@@ -246,6 +249,11 @@ SEXTANT_HD_INLINE void prepare_tuple(const PrepareArgs& a, u64 i, PrepareStats& 
   if (ts < 0) {
     s.first_negative = min_of(s.first_negative, i);
     if (!a.count_windows) a.sort_keys[i] = late_key;
+    return;
+  }
+  if (!a.count_windows && ts > a.max_ts) {
+    s.first_above = min_of(s.first_above, i);
+    a.sort_keys[i] = late_key;
     return;
   }
   const u32 key = a.keys != nullptr ? a.keys[i] : 0u;

@@ -220,6 +220,7 @@ class PaneCore {
       a.wm_before = c.wms != nullptr ? wm_before_.data() : nullptr;
       a.wm = wm_;
       a.lateness = geometry_.lateness;
+      a.max_ts = geometry_.max_timestamp;
       a.pane = geometry_.pane;
       a.base = base_;
       a.slot_bits = slot_bits_;
@@ -242,6 +243,11 @@ class PaneCore {
       throw Error(ErrorKind::bad_input,
                   "tuple " + std::to_string(i) + " of the batch has a negative timestamp (" +
                       read_timestamp(c, s.stats.first_negative) + "); timestamps must be >= 0");
+    }
+    if (s.stats.first_above != no_index) {
+      const u64 i = s.stats.first_above;
+      throw_timestamp_above("stream batch: tuple " + std::to_string(first + i), read_one(c.ts + i),
+                            geometry_.max_timestamp);
     }
     if (s.stats.first_far != no_index)
       throw Error::unsupported("tuple " + std::to_string(first + s.stats.first_far) +

@@ -43,14 +43,7 @@ class StreamWindowOperator {
   void push(const StreamBatch<Value>& batch) {
     if (failed_) throw Error::unsupported("push after an error: the operator has failed");
     if (finished_) throw Error::unsupported("push after finish: the stream has ended");
-    if (geometry_.type == WindowType::time) {
-      const std::size_t n = std::min(batch.timestamps.size(), batch.size());
-      const std::size_t i = first_timestamp_above(batch.timestamps.data(), n, geometry_.max_timestamp);
-      if (i < n)
-        throw_timestamp_above("stream batch: tuple " + std::to_string(i), batch.timestamps[i],
-                              geometry_.max_timestamp);
-    }
-    panes_.push(batch);
+    panes_.push(batch);  // the pane stage checks the timestamps (limits included) first
     ++batches_;
     failed_ = true;  // until the window stage has taken the panes
     panes_.release(closed_);

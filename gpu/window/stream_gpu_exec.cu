@@ -83,11 +83,12 @@ struct MaxOp {
 // The per-tuple pass with its statistics reduced per block in shared memory, then once per
 // block in global memory.
 __global__ void __launch_bounds__(block_threads) prepare_kernel(PrepareArgs a, u64 n, PrepareStats* out) {
-  __shared__ u64 first_negative, first_far, late, ignored, max_key;
+  __shared__ u64 first_negative, first_above, first_far, late, ignored, max_key;
   __shared__ long long max_wm;
   __shared__ unsigned flags;
   if (threadIdx.x == 0) {
     first_negative = no_index;
+    first_above = no_index;
     first_far = no_index;
     late = 0;
     ignored = 0;
@@ -100,6 +101,7 @@ __global__ void __launch_bounds__(block_threads) prepare_kernel(PrepareArgs a, u
   const u64 stride = u64{gridDim.x} * blockDim.x;
   for (u64 i = u64{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += stride) prepare_tuple(a, i, s);
   if (s.first_negative != no_index) atomicMin(&first_negative, s.first_negative);
+  if (s.first_above != no_index) atomicMin(&first_above, s.first_above);
   if (s.first_far != no_index) atomicMin(&first_far, s.first_far);
   if (s.late != 0) atomicAdd(&late, s.late);
   if (s.ignored != 0) atomicAdd(&ignored, s.ignored);
@@ -109,6 +111,7 @@ __global__ void __launch_bounds__(block_threads) prepare_kernel(PrepareArgs a, u
   __syncthreads();
   if (threadIdx.x != 0) return;
   if (first_negative != no_index) atomicMin(&out->first_negative, first_negative);
+  if (first_above != no_index) atomicMin(&out->first_above, first_above);
   if (first_far != no_index) atomicMin(&out->first_far, first_far);
   if (late != 0) atomicAdd(&out->late, late);
   if (ignored != 0) atomicAdd(&out->ignored, ignored);

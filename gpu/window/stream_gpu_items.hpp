@@ -176,7 +176,8 @@ struct KeyTable {
 
 // ---- the per-tuple pass ---------------------------------------------------------------------
 
-// Reduced over the tuples of one chunk (device memory; reset per chunk).
+// Reduced over the tuples of one chunk (device memory; reset per chunk). prepare_kernel
+// (stream_gpu_exec.cu) reduces each field by name: a new field needs its line there too.
 struct PrepareStats {
   u64 first_negative = no_index;  // lowest tuple index (in the chunk) with ts < 0
   u64 first_above = no_index;     // lowest index with ts > PrepareArgs::max_ts (time windows)

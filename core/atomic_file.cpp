@@ -49,6 +49,7 @@ class FdStreamBuf : public std::streambuf {
   }
 
   std::streamsize xsputn(const char* s, std::streamsize n) override {
+    if (n <= 0) return 0;  // write(p, 0) may pass a null p, which memcpy must not see
     if (n <= epptr() - pptr()) {
       std::memcpy(pptr(), s, static_cast<std::size_t>(n));
       pbump(static_cast<int>(n));

@@ -3,6 +3,7 @@
 
 #include "apps/arguments.hpp"
 #include "apps/commands.hpp"
+#include "apps/output.hpp"
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
 #include "datagen/binary.hpp"
@@ -33,8 +34,10 @@ int generate_command(int argc, char** argv) {
   spec.seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, (1LL << 62)));
   const std::string output = args.require("output");
 
+  enter_phase("generating the data");
   Stopwatch sw;
   const Dataset data = datagen::generate(spec);
+  enter_phase("writing the output");
   if (output.ends_with(".bin"))
     datagen::write_binary(output, data);
   else

@@ -3,11 +3,13 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <string>
 #include <string_view>
 
 #include "apps/commands.hpp"
-#include "core/config.hpp"
+#include "apps/output.hpp"
 #include "core/atomic_file.hpp"
+#include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/out_of_memory.hpp"
 
@@ -55,7 +57,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "sextant %s: error: %s\n", argv[1], e.what());
     return sextant::exit_code(e.kind());
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "sextant %s: error: %s\n", argv[1], sextant::out_of_memory_message().c_str());
+    const std::string phase = sextant::cli::current_phase();
+    std::fprintf(stderr, "sextant %s: error: %s%s\n", argv[1], sextant::out_of_memory_message().c_str(),
+                 phase.empty() ? "" : (" while " + phase).c_str());
     return sextant::exit_code(sextant::ErrorKind::resource);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sextant %s: internal error: %s\n", argv[1], e.what());

@@ -1,5 +1,6 @@
 #include "apps/output.hpp"
 
+#include <atomic>
 #include <cstdio>
 
 #include "core/atomic_file.hpp"
@@ -7,7 +8,19 @@
 
 namespace sextant::cli {
 
+namespace {
+std::atomic<const char*> phase{""};
+}  // namespace
+
+void enter_phase(const char* what) noexcept {
+  phase.store(what, std::memory_order_relaxed);
+}
+const char* current_phase() noexcept {
+  return phase.load(std::memory_order_relaxed);
+}
+
 void write_output(const std::string& path, const std::function<void(std::ostream&)>& write, bool binary) {
+  enter_phase("writing the output");
   AtomicFile file(path, binary);
   write(file.stream());
   file.commit();

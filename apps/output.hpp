@@ -15,6 +15,11 @@ namespace sextant::cli {
 void write_output(const std::string& path, const std::function<void(std::ostream&)>& write,
                   bool binary = false);
 
+// What the command is doing, for the out-of-memory message ("while computing the skycube");
+// write_output enters "writing the output" itself. `what` must outlive the command.
+void enter_phase(const char* what) noexcept;
+const char* current_phase() noexcept;  // "" before the first phase
+
 // "load 0.120 s, aggregate 1.003 s, write 0.010 s"
 std::string format_phases(const PhaseTimes& phases);
 

@@ -26,6 +26,7 @@ Dataset load_input(const Arguments& args, PhaseTimes& phases) {
   if (from_file == generated)
     throw Error::argument("--input/--generate", from_file ? "both" : "neither", "exactly one of them",
                           "name the input");
+  enter_phase(from_file ? "loading the input" : "generating the input");
   Stopwatch sw;
   Dataset data = from_file ? datagen::read_dataset(*args.get("input"))
                            : datagen::generate(datagen::parse_generate_spec("--generate", *args.get("generate")));
@@ -128,6 +129,7 @@ int skycube_command(int argc, char** argv) {
 
   skycube::SkycubeResult result;
   {
+    enter_phase("computing the skycube");
     Progress progress("computing the skycube of " + std::to_string(data.size()) + " x " + std::to_string(data.dims()));
     result = skycube::compute_skycube(data, options, devices);
   }

@@ -56,6 +56,7 @@ Input load_input(const Arguments& args, PhaseTimes& phases) {
     throw Error::argument("--input/--generate", from_file ? "both" : "neither", "exactly one of them",
                           "name the input");
   const auto requested = args.get("value-type");
+  enter_phase(generated ? "generating the input" : "loading the input");
   Stopwatch sw;
   Input in;
   if (generated) {
@@ -208,6 +209,7 @@ int window_command(int argc, char** argv) {
   const Input in = load_input(args, phases);
   const std::size_t n = window::size_of(in.values);
 
+  enter_phase("aggregating the windows");
   Stopwatch sw;
   const window::CountWindowResult result =
       window::aggregate_count(window::view(in.values), spec, kind, device, options);

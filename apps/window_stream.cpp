@@ -262,9 +262,11 @@ int window_stream(const Arguments& args) {
   const std::string output = args.require("output");
 
   PhaseTimes phases;
+  enter_phase(args.has("input") ? "loading the input" : "preparing the stream");
   Stopwatch sw;
   const std::unique_ptr<Source> source = open_source(args);
   if (args.has("input")) phases.add("load", sw.seconds());
+  enter_phase("aggregating the windows");
 
   window::StreamWindow op(source->value_type(), kind, options, device);
   window::StreamResults results;

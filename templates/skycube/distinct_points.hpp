@@ -19,7 +19,8 @@ namespace sextant::skycube::detail {
 class DistinctPoints {
  public:
   // Groups the rows of `data` (which must outlive this) by their vector, in one pass with a hash
-  // table; without duplicates nothing is copied and data() is `data` itself.
+  // table; without duplicates (or when a sample of a large dataset finds none) nothing is copied
+  // and data() is `data` itself.
   explicit DistinctPoints(const Dataset& data);
 
   bool has_duplicates() const noexcept { return !offsets_.empty(); }

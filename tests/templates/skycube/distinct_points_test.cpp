@@ -26,6 +26,24 @@ TEST(DistinctPoints, WithoutDuplicatesRunsOnTheDataItself) {
   EXPECT_EQ(distinct.original_count(ids), 3u);
 }
 
+// Above 8 192 rows a sample decides whether to collapse: copies next to each other and copies
+// spread over the rows are both found; distinct data is left alone.
+TEST(DistinctPoints, LargeDatasetsAreSampledFirst) {
+  const Dataset distinct = testing::random_dataset(20000, 4, 0, 3, 0);
+  EXPECT_FALSE(DistinctPoints(distinct).has_duplicates());
+  std::vector<float> twice;
+  for (PointId i = 0; i < 10000; ++i)
+    for (int copy = 0; copy < 2; ++copy) twice.insert(twice.end(), distinct.row(i), distinct.row(i) + 4);
+  const Dataset adjacent(20000, 4, twice, {}, "adjacent copies");
+  const DistinctPoints a(adjacent);
+  ASSERT_TRUE(a.has_duplicates());
+  EXPECT_EQ(a.data().size(), 10000u);
+  const Dataset few_values = testing::random_dataset(20000, 3, 3, 5, 0);  // 27 possible vectors
+  const DistinctPoints f(few_values);
+  ASSERT_TRUE(f.has_duplicates());
+  EXPECT_LE(f.data().size(), 27u);
+}
+
 TEST(DistinctPoints, GroupsEqualVectorsWithSignedZerosEqual) {
   // Rows: 0 = (0, 1), 1 = (1, 0), 2 = (-0, 1) equal to row 0, 3 = (0, 1), 4 = (1, -0) equal to 1,
   // 5 = (2, 2) alone. A max column is negated first: its 0.0 becomes -0.0.

@@ -19,6 +19,7 @@
 #include "core/error.hpp"
 #include "datagen/csv.hpp"
 #include "datagen/skyline_generator.hpp"
+#include "support/error_of.hpp"
 
 namespace sextant::datagen {
 namespace {
@@ -26,17 +27,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-template <class F>
-std::string error_of(F&& f, ErrorKind kind) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(kind)) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an Error";
-  return {};
-}
+using sextant::testing::error_of;
 
 std::vector<float> random_floats(std::size_t count, std::uint32_t seed) {
   std::mt19937 bits(seed);

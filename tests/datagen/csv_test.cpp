@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "support/error_of.hpp"
 
 namespace sextant::datagen {
 namespace {
@@ -23,17 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-template <class F>
-std::string error_of(F&& f, ErrorKind kind) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(kind)) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an Error";
-  return {};
-}
+using sextant::testing::error_of;
 
 std::string parse_error(std::string_view text, const CsvOptions& options = {}) {
   return error_of([&] { parse_csv(text, "t.csv", options); }, ErrorKind::bad_input);

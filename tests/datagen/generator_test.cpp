@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "datagen/skyline_generator.hpp"
+#include "support/error_of.hpp"
 
 namespace sextant::datagen {
 namespace {
@@ -55,17 +56,7 @@ double pearson(const Dataset& data, int a, int b) {
 }
 
 // The Error thrown by f (failing the test when none is), checked for its kind.
-template <class F>
-std::string error_of(F&& f, ErrorKind kind) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(kind)) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an Error";
-  return {};
-}
+using sextant::testing::error_of;
 
 class GeneratorTest : public ::testing::TestWithParam<Distribution> {};
 

@@ -20,6 +20,7 @@
 #include "datagen/csv.hpp"
 #include "datagen/stream_csv.hpp"
 #include "support/fifo_writer.hpp"
+#include "support/error_of.hpp"
 
 namespace sextant::datagen {
 namespace {
@@ -28,17 +29,7 @@ namespace fs = std::filesystem;
 using sextant::testing::FifoWriter;
 using ::testing::HasSubstr;
 
-template <class F>
-std::string error_of(F&& f, ErrorKind kind) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(kind)) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an Error";
-  return {};
-}
+using sextant::testing::error_of;
 
 std::string bytes_of(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,13 +1,8 @@
 #include "api/machine.hpp"
 
-#include <mutex>
 #include <utility>
-#include <vector>
 
-#include "core/config.hpp"
-#if SEXTANT_HAS_CUDA
-#include "gpu/device_query.hpp"
-#endif
+#include "api/backends.hpp"
 
 namespace sextant::api {
 
@@ -15,13 +10,7 @@ namespace {
 
 scheduler::Topology discover() {
   scheduler::Topology topology = scheduler::discover_topology();
-#if SEXTANT_HAS_CUDA
-  std::vector<scheduler::GpuInfo> gpus;
-  for (const gpu::GpuInfo& g : gpu::all_devices())
-    gpus.push_back({g.ordinal, scheduler::numa_node_of_pci_device(topology, g.pci_bus_id),
-                    g.global_memory_bytes, g.name});
-  scheduler::add_gpus(topology, std::move(gpus));
-#endif
+  scheduler::add_gpus(topology, backends::gpus(topology));
   return topology;
 }
 

@@ -9,9 +9,8 @@
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
-#include "cpu/skycube/lattice_skycube_cpu.hpp"
-#include "cpu/skycube/mdmc_skycube_cpu.hpp"
 #include "cpu/skycube/reference_skycube.hpp"
+#include "templates/skycube/skycube_policy.hpp"
 
 namespace sextant::skycube {
 
@@ -37,17 +36,28 @@ std::string_view to_string(TemplateKind kind) noexcept {
 
 namespace {
 
-SkycubeResult named(SkycubeResult r, const char* name) {
-  r.template_name = name;
-  return r;
+// Measured on the CPU (docs/PERFORMANCE.md): STSC is fastest at small d (its cuboids are cheap and
+// few), MDMC when d is large and most levels are asked for; a shallow partial cube favours the
+// lattice traversal, which stops early. With GPUs in the run, MDMC: its point chunks keep every
+// device busy to the end.
+TemplateKind choose_template(const Dataset& data, int max_level, bool uses_gpus) {
+  using Choice = policy::TemplateChoice;
+  if (uses_gpus) return TemplateKind::mdmc;
+  const bool deep = max_level >= std::min(data.dims(), Choice::deep_level);
+  return data.dims() >= Choice::mdmc_min_dims && deep ? TemplateKind::mdmc : TemplateKind::stsc;
 }
 
-// Measured on the CPU (docs/PERFORMANCE.md): STSC is fastest at d <= 8 (its cuboids are cheap
-// and few), MDMC from d = 10 on when most levels are asked for (3-12x faster than STSC at d = 12);
-// a shallow partial cube favours the lattice traversal, which stops early.
-TemplateKind choose_template(const Dataset& data, const SkycubeOptions& options) {
-  const bool deep = options.max_level >= std::min(data.dims(), 6);
-  return data.dims() >= 10 && deep ? TemplateKind::mdmc : TemplateKind::stsc;
+SkycubeResult reference(const Dataset& data, int max_level, int threads) {
+  SkycubeResult result;
+  Stopwatch sw;
+  // Only for the summary: the reference itself does not use the extended skyline.
+  result.extended_skyline_size = cpu::ExtendedSkylineCpu{threads}.extended_skyline(data).size();
+  result.phases.add("extended skyline", sw.seconds());
+  sw.restart();
+  result.cube = reference_skycube(data, max_level);
+  result.phases.add("reference skycube", sw.seconds());
+  result.template_name = "reference";
+  return result;
 }
 
 }  // namespace
@@ -58,47 +68,25 @@ SkycubeResult compute_skycube(const Dataset& data, const SkycubeOptions& options
   return compute_skycube(data, options, on);
 }
 
+// The one path of every run: the options resolved once, the devices planned, the template chosen,
+// then the scheduler's workers. Without devices named, the devices are the CPU's cores.
 SkycubeResult compute_skycube(const Dataset& data, const SkycubeOptions& options,
                               const DeviceOptions& devices) {
-  SkycubeOptions opts = options;
-  const auto resolved = resolve_options(data, options);
-  opts.max_level = resolved.max_level;
-  opts.threads = resolved.threads;
-
-  if (devices.scheduled()) {
-    const auto& listed = devices.devices.devices;
-    const auto gpu =
-        std::find_if(listed.begin(), listed.end(), [](const DeviceId& d) { return d.kind == DeviceKind::gpu; });
-    if (opts.kind == TemplateKind::reference && gpu != listed.end())
-      throw Error::unsupported("the reference skycube runs on the CPU only, not on " + to_string(*gpu) +
-                               "; name CPU devices or none");
-    if (opts.kind != TemplateKind::reference) {
-      // With GPUs in the run, MDMC: its point chunks keep every device busy to the end.
-      if (opts.kind == TemplateKind::automatic)
-        opts.kind = plan_devices(devices).uses_gpus ? TemplateKind::mdmc : choose_template(data, opts);
-      return compute_on_devices(data, opts.kind, opts.max_level, options.threads, devices);
-    }
+  const ResolvedOptions resolved = resolve_options(data, options);
+  DeviceOptions on = devices;
+  if (!on.devices.all && on.devices.devices.empty())
+    on.devices.devices.push_back(DeviceId{DeviceKind::cpu, -1});
+  TemplateKind kind = options.kind;
+  if (kind == TemplateKind::reference) {
+    for (const DeviceId& d : on.devices.devices)
+      if (d.kind == DeviceKind::gpu)
+        throw Error::unsupported("the reference skycube runs on the CPU only, not on " + to_string(d) +
+                                 "; name CPU devices or none");
+    return reference(data, resolved.max_level, resolved.threads);
   }
-  if (opts.kind == TemplateKind::automatic) opts.kind = choose_template(data, opts);
-  switch (opts.kind) {
-    case TemplateKind::reference: {
-      SkycubeResult result;
-      Stopwatch sw;
-      // Only for the summary: the reference itself does not use the extended skyline.
-      result.extended_skyline_size = cpu::ExtendedSkylineCpu{opts.threads}.extended_skyline(data).size();
-      result.phases.add("extended skyline", sw.seconds());
-      sw.restart();
-      result.cube = reference_skycube(data, opts.max_level);
-      result.phases.add("reference skycube", sw.seconds());
-      result.template_name = "reference";
-      return result;
-    }
-    case TemplateKind::stsc: return named(stsc_cpu(data, opts), "stsc");
-    case TemplateKind::sdsc: return named(sdsc_cpu(data, opts), "sdsc");
-    case TemplateKind::mdmc:
-    case TemplateKind::automatic: return named(mdmc_cpu(data, opts), "mdmc");
-  }
-  throw Error::internal("unhandled template kind");
+  if (kind == TemplateKind::automatic)
+    kind = choose_template(data, resolved.max_level, plan_devices(on).uses_gpus);
+  return compute_on_devices(data, kind, resolved.max_level, options.threads, on);
 }
 
 }  // namespace sextant::skycube

@@ -16,11 +16,11 @@
 
 namespace sextant::skycube {
 
-// Where a run executes. With nothing set, it runs on the CPU's OpenMP threads; with devices named
-// (or counters asked for) it goes through the heterogeneous scheduler: STSC's cuboids on the CPU
-// cores, SDSC's cuboids on the NUMA nodes (one OpenMP team each) and GPUs, MDMC's point chunks on
-// every core and GPU; SkycubeResult::statistics then holds the per-device report. SkycubeOptions::
-// threads caps the CPU workers, spread over the named NUMA nodes.
+// Where a run executes. Every run goes through the heterogeneous scheduler: STSC's cuboids on the
+// CPU cores, SDSC's cuboids on the NUMA nodes (one OpenMP team each) and GPUs, MDMC's point chunks
+// on every core and GPU; SkycubeResult::statistics holds the per-device report (the reference,
+// a brute force on the CPU, has none). With no device named, the devices are the CPU's cores.
+// SkycubeOptions::threads caps the CPU workers, spread over the named NUMA nodes.
 struct DeviceOptions {
   DeviceSelection devices;            // all | cpu | numaN,... | gpuN,... (parse_devices)
   std::vector<std::string> counters;  // PAPI events on every CPU worker (scheduler::parse_counter_events);
@@ -30,10 +30,6 @@ struct DeviceOptions {
   // Cores each GPU's host worker owns (taken from the CPU workers where none is free); 0: the
   // template's choice (MDMC: mdmc_cores_per_gpu, for its HashCube insertion; others: one).
   int gpu_cores = 0;
-
-  bool scheduled() const noexcept {
-    return devices.all || !devices.devices.empty() || !counters.empty() || !faults.empty() || machine;
-  }
 };
 
 SkycubeResult compute_skycube(const Dataset& data, const SkycubeOptions& options,

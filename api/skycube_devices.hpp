@@ -1,5 +1,5 @@
-// Skycube runs through the heterogeneous scheduler (api/skycube.cpp routes a run here when
-// DeviceOptions::scheduled()): which workers each template gets, and the run itself.
+// Skycube runs through the heterogeneous scheduler (api/skycube.cpp routes every run here): which
+// workers each template gets, and the run itself (on the build's backends, api/backends.hpp).
 #pragma once
 
 #include "api/skycube.hpp"

@@ -54,8 +54,8 @@ void write_cube(const std::string& output, const std::string& format, const skyc
       binary);
 }
 
-// --devices, --counters and --report: which devices run the skycube (through the scheduler) and
-// what it reports. Without any of them the run uses the CPU's OpenMP threads, no scheduler.
+// --devices and --counters: which devices run the skycube and what the scheduler measures on them.
+// Without --devices the run uses the CPU's cores.
 skycube::DeviceOptions device_options(const Arguments& args) {
   skycube::DeviceOptions on;
   if (const auto devices = args.get("devices")) on.devices = parse_devices("--devices", *devices);
@@ -65,7 +65,6 @@ skycube::DeviceOptions device_options(const Arguments& args) {
       throw Error::argument("--counters", "", "PAPI event names, e.g. PAPI_TOT_INS,PAPI_L2_TCM",
                             "no event named");
   }
-  if (args.has("report") && !on.scheduled()) on.devices.all = true;
   return on;
 }
 

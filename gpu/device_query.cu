@@ -57,6 +57,15 @@ void initialise(int ordinal) {
   SEXTANT_CUDA_CHECK(cudaFree(nullptr));
 }
 
+bool try_initialise(int ordinal) noexcept {
+  int previous = 0;
+  if (cudaGetDevice(&previous) != cudaSuccess) return false;
+  const bool ok = cudaSetDevice(ordinal) == cudaSuccess && cudaFree(nullptr) == cudaSuccess;
+  (void)cudaGetLastError();  // the failure is not this thread's to report
+  (void)cudaSetDevice(previous);
+  return ok;
+}
+
 std::vector<unsigned> smoke_test(int ordinal, std::size_t n) {
   device_info(ordinal);  // validates the ordinal
   ScopedDevice scope(ordinal);

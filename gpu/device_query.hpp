@@ -30,6 +30,9 @@ std::vector<GpuInfo> all_devices();
 // that the first real call on it does not pay for that; a run can do it for every GPU at once while
 // other work goes on. Throws Error on a CUDA error.
 void initialise(int ordinal);
+// The same without an exception: false where the context cannot be created. For warming GPUs up
+// ahead of their use, whose own first call then reports the reason.
+bool try_initialise(int ordinal) noexcept;
 
 // Launches a kernel on `ordinal` that writes i*i+1 into n uint32 values and copies them back;
 // returns them. A smoke test of the toolchain/driver pairing; throws Error on any CUDA error.

@@ -6,10 +6,9 @@
 // cpu_only: only CPU workers run tasks; worker ids are 0 .. workers()-1 = the CPU workers.
 // all_workers: GPU host workers run tasks too (worker ids cover them, CPU workers first).
 //
-// The DeviceTeam forms take one implementation per device kind, like a Codelet: cpu(...) runs on
-// CPU workers, gpu(...) on GPU workers; passing nullptr for gpu (or cpu_only) keeps the GPUs out.
-// run_range cuts [0, n) into chunks with `range_policy` (large on GPUs, small on CPUs, adapted to
-// the throughput each device shows) and calls fn(begin, end, worker).
+// The DeviceTeam form takes a list of variants, like a Codelet: each worker runs one of its kind
+// (cpu_only keeps the GPUs out). Grain::range cuts [0, n) into chunks with `range_policy` (large on
+// GPUs, small on CPUs, adapted to the throughput each device shows).
 //
 // Failures: FailureMode::propagate (the TaskTeam contract) stops the run and rethrows the first
 // exception; FailureMode::retry_elsewhere re-runs a failed task or chunk on another device, retires
@@ -53,53 +52,28 @@ class SchedulerTeam {
   // false: the team's runs are bookkeeping (RunOptions::record).
   bool record = true;
 
-  // The same fn on every worker of the team.
+  int threads(int worker) const { return info(worker).threads(); }
+  int gpu_ordinal(int worker) const { return info(worker).gpu_ordinal; }
+
+  // The same fn(task, worker) on every worker, one task at a time per worker.
   template <class F>
   void run_tasks(std::size_t count, F&& fn) {
-    run_tasks(count, fn, fn);
-  }
-
-  // One task at a time per worker; cpu(task, worker) or gpu(task, worker) by the worker's kind.
-  template <class Cpu, class Gpu>
-  void run_tasks(std::size_t count, Cpu&& cpu, Gpu&& gpu) {
     if (count == 0) return;
-    // Tasks are independent and of unknown cost: one per chunk, balanced by stealing.
-    const auto each = [](auto& fn) {
-      return [&fn](const Chunk& chunk, const WorkerContext& ctx) {
-        for (std::size_t task = chunk.begin; task < chunk.end; ++task) fn(task, ctx.worker());
-      };
+    const TaskFunction each = [&fn](const Chunk& chunk, const WorkerContext& ctx) {
+      for (std::size_t task = chunk.begin; task < chunk.end; ++task) fn(task, ctx.worker());
     };
     Codelet codelet;
     codelet.name = "task-team";
-    codelet.add("", DeviceKind::cpu, each(cpu));
-    if constexpr (!std::is_null_pointer_v<std::remove_cvref_t<Gpu>>)
-      if (mode_ == TeamMode::all_workers) codelet.add("", DeviceKind::gpu, each(gpu));
-    WorkStealingPolicy one_at_a_time;
-    one_at_a_time.cpu_chunk = 1;
-    one_at_a_time.gpu_chunk = 1;
-    scheduler_->parallel_for(count, codelet, one_at_a_time, RunOptions{on_failure_, 0, record});
+    codelet.add("", DeviceKind::cpu, each);
+    if (mode_ == TeamMode::all_workers) codelet.add("", DeviceKind::gpu, each);
+    scheduler_->parallel_for(count, codelet, one_at_a_time(), RunOptions{on_failure_, 0, record});
   }
 
-  // Items [0, n) in chunks: cpu(begin, end, worker) or gpu(begin, end, worker).
-  template <class Cpu, class Gpu>
-  void run_range(std::size_t n, Cpu&& cpu, Gpu&& gpu) {
-    if (n == 0) return;
-    const auto chunks = [](auto& fn) {
-      return
-          [&fn](const Chunk& chunk, const WorkerContext& ctx) { fn(chunk.begin, chunk.end, ctx.worker()); };
-    };
-    Codelet codelet;
-    codelet.name = "range-team";
-    codelet.add("", DeviceKind::cpu, chunks(cpu));
-    if constexpr (!std::is_null_pointer_v<std::remove_cvref_t<Gpu>>)
-      if (mode_ == TeamMode::all_workers) codelet.add("", DeviceKind::gpu, chunks(gpu));
-    scheduler_->parallel_for(n, codelet, range_policy, RunOptions{on_failure_, 0, record});
-  }
-
-  // Items [0, n) in chunks, with any number of variants per device kind (see Codelet): each
-  // element has name, kind, runnable, fn(begin, end, worker) and fallback. `name` keys the rates remembered.
-  template <class Variants>
-  void run_variants(std::size_t n, const Variants& variants, std::string_view name) {
+  // Items [0, n) with any number of variants per device kind (see Codelet): each element has name,
+  // kind, runnable, fn(begin, end, worker) and fallback. `name` keys the rates remembered. `grain`
+  // (Grain-like: task or range) chooses one item per chunk or range_policy's chunks.
+  template <class Variants, class Grain>
+  void run_variants(std::size_t n, const Variants& variants, std::string_view name, Grain grain) {
     if (n == 0) return;
     Codelet codelet;
     codelet.name = std::string(name);
@@ -112,17 +86,20 @@ class SchedulerTeam {
           },
           {}, v.fallback);
     }
-    scheduler_->parallel_for(n, codelet, range_policy, RunOptions{on_failure_, 0, record});
+    if (grain == Grain::task)
+      scheduler_->parallel_for(n, codelet, one_at_a_time(), RunOptions{on_failure_, 0, record});
+    else
+      scheduler_->parallel_for(n, codelet, range_policy, RunOptions{on_failure_, 0, record});
   }
 
-  // cpu(worker) or gpu(worker) once for every worker of the team, before a run: per-device setup
-  // such as GPU buffers and uploads. GPU setups run concurrently, one thread each (they wait on
-  // copies); CPU setups are cheap and run on the calling thread. Rethrows the first exception.
-  template <class Cpu, class Gpu>
-  void for_each_worker(Cpu&& cpu, Gpu&& gpu) {
+  // fn(worker) once for every worker of the team, before a run: per-device setup such as GPU
+  // buffers and uploads. GPU setups run concurrently, one thread each (they wait on copies); CPU
+  // setups are cheap and run on the calling thread. Rethrows the first exception.
+  template <class F>
+  void for_each_worker(F&& fn) {
     std::exception_ptr first;
     std::mutex mutex;
-    const auto guarded = [&](auto& fn, int worker) {
+    const auto guarded = [&](int worker) {
       try {
         fn(worker);
       } catch (...) {
@@ -133,17 +110,24 @@ class SchedulerTeam {
     {
       std::vector<std::jthread> gpu_setups;
       for (int w = 0; w < workers(); ++w) {
-        if (kind(w) == DeviceKind::cpu) {
-          guarded(cpu, w);
-        } else if constexpr (!std::is_null_pointer_v<std::remove_cvref_t<Gpu>>) {
-          gpu_setups.emplace_back([&guarded, &gpu, w] { guarded(gpu, w); });
-        }
+        if (kind(w) == DeviceKind::cpu)
+          guarded(w);
+        else
+          gpu_setups.emplace_back(guarded, w);
       }
     }  // joins
     if (first) std::rethrow_exception(first);
   }
 
  private:
+  // Tasks are independent and of unknown cost: one per chunk, balanced by stealing.
+  static WorkStealingPolicy one_at_a_time() {
+    WorkStealingPolicy p;
+    p.cpu_chunk = 1;
+    p.gpu_chunk = 1;
+    return p;
+  }
+
   Scheduler* scheduler_;
   TeamMode mode_;
   FailureMode on_failure_;

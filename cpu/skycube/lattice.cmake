@@ -1,4 +1,4 @@
-# Lattice-traversal skycube templates on the CPU (STSC, SDSC), their cuboid hooks and the
+# The CPU hooks of the lattice-traversal skycube templates (STSC, SDSC): cuboids and the
 # full-space extended skyline. Paths relative to cpu/.
 target_sources(sextant_cpu PRIVATE
   skycube/cuboid_state.cpp
@@ -6,6 +6,5 @@ target_sources(sextant_cpu PRIVATE
   skycube/cuboid_kernels_scalar.cpp
   skycube/cuboid_kernels_avx2.cpp
   skycube/cuboid_cpu.cpp
-  skycube/extended_skyline_cpu.cpp
-  skycube/lattice_skycube_cpu.cpp)
+  skycube/extended_skyline_cpu.cpp)
 sextant_avx2_sources(skycube/cuboid_kernels_avx2.cpp)

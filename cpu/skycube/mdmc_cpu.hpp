@@ -18,6 +18,7 @@
 #include "templates/skycube/hash_cube.hpp"
 #include "templates/skycube/hooks.hpp"
 #include "templates/skycube/mdmc.hpp"
+#include "templates/skycube/skycube_policy.hpp"
 
 namespace sextant::skycube {
 
@@ -40,10 +41,8 @@ struct MdmcCpuStats {
 // Run-time choices of the CPU hooks.
 struct MdmcCpuOptions {
   // Tree levels the label-only filter reads: 1 (medians) .. 3 (full paths). A deeper filter
-  // settles more subspaces before the refine but visits every node of its level; since the
-  // refine prunes each leaf with its full three-level label anyway (SIMD), 1 is the fastest
-  // on the benchmark data (d = 8 and 12; see mdmc_cpu_kernel.hpp).
-  int filter_levels = 1;
+  // settles more subspaces before the refine but visits every node of its level.
+  int filter_levels = policy::MdmcCpuKernel::filter_levels;
 };
 
 namespace detail {

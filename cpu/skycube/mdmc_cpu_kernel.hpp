@@ -60,6 +60,7 @@
 #include "cpu/simd/dominance.hpp"
 #include "cpu/skycube/mdmc_cpu.hpp"
 #include "templates/skycube/quad_tree.hpp"
+#include "templates/skycube/skycube_policy.hpp"
 
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -67,25 +68,7 @@
 
 namespace sextant::skycube::detail {
 
-// Tuning knobs of the CPU specialisation (measured on anticorrelated / independent d = 8, 12).
-struct MdmcCpuPolicy {
-  // First refine pass: top-level nodes worse than p on at most this many columns.
-  static constexpr int first_pass_worse = 1;
-  // A top-level node is pruned per quartile child when it has at least this many leaves per child.
-  static constexpr std::uint32_t descend_leaves_per_child = 8;
-  // Leaves per flat label scan; queued candidates are tested once this many are waiting at a
-  // node boundary (a deep queue hides the row loads behind the prefetches).
-  static constexpr std::uint32_t scan_block = 128;
-  static constexpr std::size_t flush_candidates = 64;
-  // The first leaves that settled subspaces of a point are tested first for the next point of
-  // the same worker (fewer dominance tests: -30% on anticorrelated d = 8, -10% on d = 12).
-  static constexpr std::size_t warm_start_leaves = 32;
-  // Dominance tests after a change before `reachable` is recomputed: at least this many, and at
-  // least (bitmap words * d) / rebuild_cost_divisor, so that the O(d 2^d / 64) recomputation
-  // stays a small fraction of the dominance tests' cost.
-  static constexpr std::uint64_t min_tests_between_rebuilds = 16;
-  static constexpr std::uint64_t rebuild_cost_divisor = 8;
-};
+using MdmcCpuPolicy = policy::MdmcCpuKernel;  // templates/skycube/skycube_policy.hpp
 
 // low_submasks[x]: bit i set iff i is a submask of x (i, x in 0..63).
 inline constexpr std::array<std::uint64_t, 64> low_submasks = [] {

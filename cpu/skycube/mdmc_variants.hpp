@@ -8,7 +8,7 @@
 
 #include "cpu/simd/isa.hpp"
 #include "cpu/skycube/mdmc_cpu.hpp"
-#include "templates/skycube/mdmc_devices.hpp"
+#include "templates/skycube/offers.hpp"
 
 namespace sextant::skycube {
 

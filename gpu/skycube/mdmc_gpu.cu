@@ -38,6 +38,7 @@
 #include "gpu/device_query.hpp"
 #include "gpu/skycube/mdmc_gpu.hpp"
 #include "templates/skycube/quad_tree.hpp"
+#include "templates/skycube/skycube_policy.hpp"
 
 namespace sextant::skycube {
 namespace detail {
@@ -46,7 +47,7 @@ namespace {
 using gpu::DeviceTimes;
 
 constexpr unsigned full_warp = 0xffffffffu;
-constexpr int block_threads = 256;
+constexpr int block_threads = policy::Gpu::mdmc_block_threads;
 
 double elapsed(cudaEvent_t from, cudaEvent_t to) {
   float ms = 0;

@@ -12,6 +12,7 @@
 #include "gpu/skycube/cuboid_gpu.hpp"
 #include "gpu/skycube/quad_tree_gpu.hpp"
 #include "templates/skycube/quad_tree_steps.hpp"
+#include "templates/skycube/skycube_policy.hpp"
 
 namespace sextant::gpu {
 namespace {
@@ -19,7 +20,7 @@ namespace {
 using skycube::QuadTree;
 using skycube::QuadTreeLeaves;
 
-constexpr int block = 256;
+constexpr int block = skycube::policy::Gpu::quad_tree_block_threads;
 
 unsigned grid_for(std::size_t items) {
   return static_cast<unsigned>(std::min<std::size_t>((items + block - 1) / block, 65535u * 8u));

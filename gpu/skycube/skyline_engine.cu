@@ -14,11 +14,12 @@
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
 #include "gpu/skycube/skyline_engine.cuh"
+#include "templates/skycube/skycube_policy.hpp"
 
 namespace sextant::gpu::detail {
 namespace {
 
-constexpr int kThreads = 256;  // per block; also entries per shared tile
+constexpr int kThreads = skycube::policy::Gpu::skyline_block_threads;  // also entries per shared tile
 constexpr int kTile = kThreads;
 constexpr std::uint64_t kSlice = 8 * kTile;             // comparison entries per compare block
 constexpr int kCodeColumns = 16;                        // 4-bit code fields in 64 bits
@@ -26,7 +27,7 @@ constexpr int kPivots = 7;                              // octile pivots per cod
 constexpr int kSampleItems = 4;                         // 1024 sampled values per pivot column
 constexpr std::uint64_t kHigh = 0x8888888888888888ull;  // the top bit of every code field
 constexpr unsigned kFullWarp = 0xffffffffu;
-constexpr std::size_t kDefaultChunk = 8192;
+constexpr std::size_t kDefaultChunk = skycube::policy::Gpu::skyline_chunk_points;
 constexpr std::size_t kMaxChunk = std::size_t{kThreads} * 32768;  // grid y stays far below 65535
 
 // The projected columns of the subspace, in ascending column order.

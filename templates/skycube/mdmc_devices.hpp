@@ -1,23 +1,19 @@
 // MDMC on every device at once (paper 004, Algorithm 3 with the devices of Section 6): the leaf
 // positions of S+ form one range that a DeviceTeam cuts into chunks sized per device (large on
 // GPUs, small on CPU cores, adapted to what each shows), and every worker runs a filter + refine
-// hook on its chunks. The hooks come as a list of variants (Offer: a factory worker -> hook,
-// and whether this machine can run it), any number per device kind: the team measures the
-// variants each worker can run and keeps the fastest. Each worker owns its hooks and a
-// HashCubePart; the parts are merged once at the end, so the hot path takes no lock. Hooks with
-// per-run setup (PreparedMdmcHook, e.g. GPU buffers and the tree upload) are prepared once per
-// worker before the range starts.
+// hook on its chunks. The hooks come as a list of variants (offers.hpp), any number per device
+// kind: the team measures the variants each worker can run and keeps the fastest. Each worker owns its hooks
+// and a HashCubePart; the parts are merged once at the end, so the hot path takes no lock. Hooks with per-run
+// setup (PreparedMdmcHook, e.g. GPU buffers and the tree upload) are prepared once per worker before the
+// range starts.
 //
 // A chunk that throws part-way is undone in its worker's part before the team re-runs it on
 // another device, so the cube holds every point exactly once whatever failed.
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <span>
-#include <tuple>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -25,21 +21,11 @@
 #include "templates/skycube/hash_cube.hpp"
 #include "templates/skycube/hooks.hpp"
 #include "templates/skycube/mdmc.hpp"
+#include "templates/skycube/offers.hpp"
 #include "templates/skycube/task_team.hpp"
 #include "templates/skycube/worker_hooks.hpp"
 
 namespace sextant::skycube {
-
-// A hook variant offered to a template that runs on a DeviceTeam: make(worker) makes that
-// worker's hook (a Specialisation: its name and device kind say what it is); runnable: this
-// machine can run it (an instruction set, a GPU).
-template <class Make>
-struct Offer {
-  Make make;
-  bool runnable = true;
-};
-template <class Make>
-Offer(Make, bool) -> Offer<Make>;
 
 namespace detail {
 
@@ -73,39 +59,17 @@ auto mdmc_chunk(Hooks& hooks, const MdmcShared& shared, std::vector<HashCubePart
 template <ExtendedSkylineHook Extended, QuadTreeHook Tree, DeviceTeam Team, class... Makes>
 SkycubeResult mdmc_on_devices(const Dataset& data, int max_level, Extended& extended, Tree& tree_builder,
                               Team& team, Offer<Makes>... offers) {
-  static_assert(sizeof...(Makes) > 0, "offer at least one MDMC hook");
   return detail::run_mdmc(data, max_level, extended, tree_builder, [&](const MdmcShared& shared) {
     const int workers = std::max(1, team.workers());
     std::vector<HashCubePart> parts(static_cast<std::size_t>(workers), HashCubePart(data.dims(), max_level));
-    std::tuple<WorkerHooks<Makes>...> hooks{WorkerHooks<Makes>(std::move(offers.make), workers)...};
-    const std::array<bool, sizeof...(Makes)> runnable{offers.runnable...};
-    std::vector<RangeVariant> variants;
-    const auto setup = [&](DeviceKind kind) {
-      return [&, kind](int worker) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
-          (..., [&] {
-            using Hook = typename std::tuple_element_t<I, std::tuple<WorkerHooks<Makes>...>>::Hook;
-            if (runnable[I] && Hook::device_kind == kind)
-              std::get<I>(hooks).prepare(worker, [&shared](Hook& hook) {
-                if constexpr (PreparedMdmcHook<Hook, MdmcShared>) hook.prepare(shared);
-              });
-          }());
-        }
-        (std::index_sequence_for<Makes...>{});
-      };
-    };
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (..., [&] {
-        using Hook = typename std::tuple_element_t<I, std::tuple<WorkerHooks<Makes>...>>::Hook;
-        bool fallback = false;
-        if constexpr (requires { Hook::fallback; }) fallback = Hook::fallback;
-        variants.push_back({Hook::name, Hook::device_kind, runnable[I],
-                            detail::mdmc_chunk(std::get<I>(hooks), shared, parts), fallback});
-      }());
-    }
-    (std::index_sequence_for<Makes...>{});
-    team.for_each_worker(setup(DeviceKind::cpu), setup(DeviceKind::gpu));
-    team.run_variants(shared.tree.size(), std::span<const RangeVariant>(variants), std::string_view("mdmc"));
+    OfferedHooks<Makes...> hooks(workers, std::move(offers)...);
+    const std::vector<TeamVariant> variants =
+        hooks.variants([&](auto& made) { return detail::mdmc_chunk(made, shared, parts); });
+    hooks.prepare(team, [&shared]<class Hook>(Hook& hook) {
+      if constexpr (PreparedMdmcHook<Hook, MdmcShared>) hook.prepare(shared);
+    });
+    team.run_variants(shared.tree.size(), std::span<const TeamVariant>(variants), std::string_view("mdmc"),
+                      Grain::range);
     return parts;
   });
 }

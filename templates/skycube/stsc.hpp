@@ -3,11 +3,13 @@
 // cuboid hook, on a team of workers; a barrier separates the levels.
 #pragma once
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
+#include "templates/skycube/lattice_on_devices.hpp"
 #include "templates/skycube/lattice_traversal.hpp"
 
 namespace sextant::skycube {
@@ -38,6 +40,18 @@ template <ExtendedSkylineHook X, SequentialCuboidHook C, TaskTeam T>
 SkycubeResult stsc(const Dataset& data, int max_level, X& extended, std::span<C> cuboid_hooks, T& team,
                    CandidateRule rule = CandidateRule::all_parents) {
   return stsc(data, max_level, extended, cuboid_hooks, team, team, rule);
+}
+
+// STSC on a DeviceTeam: every worker computes one cuboid at a time with a sequential cuboid hook
+// of its kind; `offers` are the hook variants (offers.hpp), any number per device kind (the team
+// measures those a worker can run and keeps the fastest). `host` runs the bookkeeping.
+template <ExtendedSkylineHook X, DeviceTeam D, TaskTeam H, class... Makes>
+SkycubeResult stsc_on_devices(const Dataset& data, int max_level, X& extended, D& device_team, H& host_team,
+                              Offer<Makes>... offers) {
+  static_assert((... && SequentialCuboidHook<std::invoke_result_t<Makes&, int>>),
+                "STSC's offers must make sequential cuboid hooks");
+  return detail::lattice_on_devices("stsc", data, max_level, extended, device_team, host_team,
+                                    std::move(offers)...);
 }
 
 }  // namespace sextant::skycube

@@ -39,19 +39,11 @@ class SerialTeam {
 
 static_assert(TaskTeam<SerialTeam>);
 
-namespace detail {
-struct RangeFunctionArchetype {
-  void operator()(std::size_t /*begin*/, std::size_t /*end*/, int /*worker*/) const {}
-};
-struct WorkerFunctionArchetype {
-  void operator()(int /*worker*/) const {}
-};
-}  // namespace detail
-
-// One implementation of a range function for a DeviceTeam: what it is (name, device kind),
-// whether this machine can run it, and fn(begin, end, worker). A list of them is a codelet's
-// variants: the team measures those a worker can run and keeps the fastest (scheduler/task.hpp).
-struct RangeVariant {
+// One implementation of a team's work for one device kind: what it is (name, kind), whether this
+// machine can run it, and fn(begin, end, worker) over items [begin, end). A list of them is a
+// codelet's variants (scheduler/task.hpp): the team runs on each worker a variant of the worker's
+// kind, measuring those it can run and keeping the fastest.
+struct TeamVariant {
   std::string_view name;
   DeviceKind kind = DeviceKind::cpu;
   bool runnable = true;
@@ -59,30 +51,56 @@ struct RangeVariant {
   bool fallback = false;  // runs only where no other variant of its kind can (scalar code)
 };
 
-// A team whose workers are devices of different kinds (CPU cores or core groups, GPUs). Like a
-// codelet, every call takes one function per device kind, and the team runs on each worker the
-// one for its kind; `nullptr` as the GPU function means "no GPU implementation" (the GPUs sit the
-// run out). The template thus never asks where it runs:
-//   run_tasks(count, cpu, gpu)   fn(task, worker), one task at a time per worker;
-//   run_range(n, cpu, gpu)       fn(begin, end, worker) over chunks of [0, n) that the team sizes
-//                                per device (large on GPUs, small on CPU cores);
-//   run_variants(n, variants, name)  the same with a list of RangeVariants (any number per kind);
-//                                `name` keys the rates the team remembers;
-//   for_each_worker(cpu, gpu)    fn(worker) once per worker: per-device setup before a run.
+// How a team cuts [0, n) for run_variants: one item at a time (independent tasks of unknown cost,
+// e.g. cuboids), or chunks it sizes per device (large on GPUs, small on CPU cores).
+enum class Grain { task, range };
+
+namespace detail {
+struct WorkerFunctionArchetype {
+  void operator()(int /*worker*/) const {}
+};
+}  // namespace detail
+
+// A team whose workers are devices of different kinds (CPU cores or core groups, GPUs). The
+// template hands it lists of variants and never asks where they run:
+//   run_variants(n, variants, name, grain)  fn(begin, end, worker) of one variant per worker;
+//                                           `name` keys the rates the team remembers;
+//   for_each_worker(fn)                     fn(worker) once per worker: per-device setup (GPU
+//                                           workers' setups run concurrently);
+//   kind(worker), threads(worker), gpu_ordinal(worker)  what a worker is, for hook factories.
 // A team may re-run a task or chunk on another device after an exception, so the functions must be
 // safe to re-run (publish results at the end, or undo on the way out). The scheduler provides
 // one: scheduler/team.hpp.
 template <class T>
 concept DeviceTeam = TaskTeam<T> &&
-    requires(T& team, std::size_t count, const detail::TaskFunctionArchetype& task,
-             const detail::RangeFunctionArchetype& range, const detail::WorkerFunctionArchetype& setup) {
-  team.run_tasks(count, task, task);
-  team.run_tasks(count, task, nullptr);
-  team.run_range(count, range, range);
-  team.run_range(count, range, nullptr);
-  team.run_variants(count, std::span<const RangeVariant>(), std::string_view());
-  team.for_each_worker(setup, setup);
-  team.for_each_worker(setup, nullptr);
+    requires(T& team, std::size_t count, int worker, const detail::WorkerFunctionArchetype& setup) {
+  { team.kind(worker) } -> std::convertible_to<DeviceKind>;
+  { team.threads(worker) } -> std::convertible_to<int>;
+  { team.gpu_ordinal(worker) } -> std::convertible_to<int>;
+  team.run_variants(count, std::span<const TeamVariant>(), std::string_view(), Grain::task);
+  team.for_each_worker(setup);
 };
+
+// A TaskTeam behind a type-erased handle, for code that is not a template (HashCube's parallel
+// assembly): the caller passes the team it already runs on, so no component starts threads of
+// its own.
+class TeamRef {
+ public:
+  using TaskFunction = std::function<void(std::size_t, int)>;
+
+  template <TaskTeam T>
+  TeamRef(T& team)  // NOLINT(google-explicit-constructor): a view of any team
+      : workers_(team.workers()),
+        run_([&team](std::size_t count, const TaskFunction& fn) { team.run_tasks(count, fn); }) {}
+
+  int workers() const noexcept { return workers_; }
+  void run_tasks(std::size_t count, const TaskFunction& fn) const { run_(count, fn); }
+
+ private:
+  int workers_;
+  std::function<void(std::size_t, const TaskFunction&)> run_;
+};
+
+static_assert(TaskTeam<TeamRef>);
 
 }  // namespace sextant::skycube

@@ -21,10 +21,10 @@
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
-#include "cpu/skycube/mdmc_skycube_cpu.hpp"
 #include "cpu/skycube/reference_skycube.hpp"
 #include "datagen/skyline_generator.hpp"
 #include "gpu_test_support.hpp"
+#include "support/cpu_entries.hpp"
 #include "support/cuboid_conformance.hpp"
 #include "support/quad_tree_conformance.hpp"
 #include "support/random_data.hpp"
@@ -72,7 +72,7 @@ HashCube run_cpu(const Dataset& data, int max_level) {
   SkycubeOptions options;
   options.max_level = max_level;
   options.threads = 2;
-  return mdmc_cpu(data, options).cube;
+  return testing::mdmc_on_cpu(data, options).cube;
 }
 #endif
 

@@ -182,14 +182,16 @@ TEST(SkycubeOnDevices, CountersAreReportedOrUnavailableNeverAnError) {
   }
 }
 
-TEST(SkycubeOnDevices, OnlyCountersOrFaultsMeanAllDevices) {
+// One front door: a run without devices named is the CPU device set of the scheduled path.
+TEST(SkycubeOnDevices, EveryRunGoesThroughTheSchedulerOnTheCpuByDefault) {
   DeviceOptions devices;
   devices.counters = {"PAPI_TOT_INS"};
-  EXPECT_TRUE(devices.scheduled());
-  const SkycubeResult r = run(anticorrelated(300, 4, 10), TemplateKind::stsc, 4, 0, devices);
-  EXPECT_TRUE(r.statistics);
-  EXPECT_FALSE(DeviceOptions{}.scheduled());
-  EXPECT_FALSE(run(anticorrelated(300, 4, 10), TemplateKind::stsc, 4, 0, DeviceOptions{}).statistics);
+  EXPECT_TRUE(run(anticorrelated(300, 4, 10), TemplateKind::stsc, 4, 0, devices).statistics);
+  for (const TemplateKind kind : {TemplateKind::stsc, TemplateKind::sdsc, TemplateKind::mdmc}) {
+    const SkycubeResult r = run(anticorrelated(300, 4, 10), kind, 4, 0, DeviceOptions{});
+    ASSERT_TRUE(r.statistics) << name_of(kind);
+    for (const auto& w : r.statistics->workers) EXPECT_EQ(w.device.kind, DeviceKind::cpu) << name_of(kind);
+  }
 }
 
 TEST(SkycubeOnDevices, AutoPicksATemplateAndTheReferenceStaysOffTheScheduler) {

@@ -5,7 +5,9 @@
 #include <atomic>
 #include <chrono>
 #include <concepts>
+#include <functional>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include "scheduler_test_support.hpp"
@@ -98,74 +100,87 @@ TEST(SchedulerTeam, WorkerCountFollowsTheLayout) {
   EXPECT_EQ(team.info(0).threads(), 2);
 }
 
-// The DeviceTeam shape of templates/skycube/task_team.hpp: one implementation per device kind.
-TEST(SchedulerTeam, DeviceFormsRunTheImplementationOfEachWorkersKind) {
+// The DeviceTeam shape of templates/skycube/task_team.hpp, restated: a list of variants, each for
+// one device kind, and a grain.
+struct TestVariant {
+  std::string_view name;
+  DeviceKind kind = DeviceKind::cpu;
+  bool runnable = true;
+  std::function<void(std::size_t, std::size_t, int)> fn;
+  bool fallback = false;
+};
+enum class TestGrain { task, range };
+
+TEST(SchedulerTeam, VariantListsRunTheImplementationOfEachWorkersKind) {
   Scheduler s(machine("package:1 core:2 pu:1", 1));
   SchedulerTeam team(s, TeamMode::all_workers);
   std::atomic<int> wrong_kind{0};
+  Hits hits(3000);
   const auto on = [&](DeviceKind expected) {
-    return [&, expected](std::size_t, int worker) {
+    return [&, expected](std::size_t begin, std::size_t end, int worker) {
+      if (end != begin + 1) ++wrong_kind;  // Grain::task: one task at a time
       if (team.kind(worker) != expected) ++wrong_kind;
+      hits.add(begin, end);
       testing::spin_for(std::chrono::microseconds(5));
     };
   };
-  team.run_tasks(3000, on(DeviceKind::cpu), on(DeviceKind::gpu));
-  EXPECT_EQ(wrong_kind.load(), 0);
-  // Without a GPU function the GPU worker sits the run out.
-  Hits hits(500);
-  team.run_tasks(
-      500,
-      [&](std::size_t task, int worker) {
-        if (team.kind(worker) != DeviceKind::cpu) ++wrong_kind;
-        hits.add(task);
-      },
-      nullptr);
+  const std::vector<TestVariant> both{{"c", DeviceKind::cpu, true, on(DeviceKind::cpu)},
+                                      {"g", DeviceKind::gpu, true, on(DeviceKind::gpu)}};
+  team.run_variants(3000, both, "both", TestGrain::task);
   EXPECT_EQ(hits.wrong(), 0u);
+  EXPECT_EQ(wrong_kind.load(), 0);
+  // Without a runnable GPU variant the GPU worker sits the run out.
+  Hits cpu_hits(500);
+  const std::vector<TestVariant> cpu_only{
+      {"c", DeviceKind::cpu, true,
+       [&](std::size_t begin, std::size_t end, int worker) {
+         if (team.kind(worker) != DeviceKind::cpu) ++wrong_kind;
+         cpu_hits.add(begin, end);
+       }},
+      {"g", DeviceKind::gpu, false, [&](std::size_t, std::size_t, int) { ++wrong_kind; }}};
+  team.run_variants(500, cpu_only, "cpu-only", TestGrain::task);
+  EXPECT_EQ(cpu_hits.wrong(), 0u);
   EXPECT_EQ(wrong_kind.load(), 0);
 }
 
-TEST(SchedulerTeam, RunRangeCoversEveryItemOnceInChunksPerKind) {
+TEST(SchedulerTeam, RangeGrainCoversEveryItemOnceInChunksPerKind) {
   Scheduler s(machine("package:2 numa:1 core:2 pu:1", 1));
   SchedulerTeam team(s, TeamMode::all_workers);
   team.range_policy.min_gpu_chunk = 64;
   constexpr std::size_t n = 20'000;
   Hits hits(n);
   std::atomic<std::size_t> small_gpu_chunks{0};
-  team.run_range(
-      n, [&](std::size_t begin, std::size_t end, int) { hits.add(begin, end); },
-      [&](std::size_t begin, std::size_t end, int) {
-        if (end - begin < 64 && end != n) ++small_gpu_chunks;  // the last piece of a range may be short
-        hits.add(begin, end);
-      });
+  const std::vector<TestVariant> both{
+      {"c", DeviceKind::cpu, true, [&](std::size_t begin, std::size_t end, int) { hits.add(begin, end); }},
+      {"g", DeviceKind::gpu, true, [&](std::size_t begin, std::size_t end, int) {
+         if (end - begin < 64 && end != n) ++small_gpu_chunks;  // the last piece of a range may be short
+         hits.add(begin, end);
+       }}};
+  team.run_variants(n, both, "range", TestGrain::range);
   EXPECT_EQ(hits.wrong(), 0u);
+  EXPECT_EQ(small_gpu_chunks.load(), 0u);
   Hits cpu_only(n);
-  team.run_range(
-      n, [&](std::size_t begin, std::size_t end, int) { cpu_only.add(begin, end); }, nullptr);
+  const std::vector<TestVariant> one{
+      {"c", DeviceKind::cpu, true,
+       [&](std::size_t begin, std::size_t end, int) { cpu_only.add(begin, end); }}};
+  team.run_variants(n, one, "range-cpu", TestGrain::range);
   EXPECT_EQ(cpu_only.wrong(), 0u);
 }
 
-TEST(SchedulerTeam, ForEachWorkerSetsUpEveryWorkerOnceByKind) {
+TEST(SchedulerTeam, ForEachWorkerSetsUpEveryWorkerOnce) {
   Scheduler s(machine("package:1 core:3 pu:1", 2));
   SchedulerTeam team(s, TeamMode::all_workers);
-  std::vector<int> setups(static_cast<std::size_t>(team.workers()), 0);
-  std::vector<DeviceKind> kinds(setups.size(), DeviceKind::cpu);
-  team.for_each_worker([&](int w) { ++setups[static_cast<std::size_t>(w)]; },
-                       [&](int w) {
-                         ++setups[static_cast<std::size_t>(w)];
-                         kinds[static_cast<std::size_t>(w)] = DeviceKind::gpu;
-                       });
-  EXPECT_EQ(setups, std::vector<int>(5, 1));
-  EXPECT_EQ(kinds[2], DeviceKind::cpu);
-  EXPECT_EQ(kinds[3], DeviceKind::gpu);
-  EXPECT_EQ(kinds[4], DeviceKind::gpu);
-  EXPECT_THROW(team.for_each_worker([](int) {},
-                                    [](int w) {
-                                      if (w == 4) throw std::runtime_error("no memory on gpu1");
-                                    }),
+  std::vector<std::atomic<int>> setups(static_cast<std::size_t>(team.workers()));
+  team.for_each_worker([&](int w) { ++setups[static_cast<std::size_t>(w)]; });
+  for (const auto& n : setups) EXPECT_EQ(n.load(), 1);
+  ASSERT_EQ(setups.size(), 5u);
+  EXPECT_EQ(team.kind(2), DeviceKind::cpu);
+  EXPECT_EQ(team.kind(3), DeviceKind::gpu);
+  EXPECT_EQ(team.kind(4), DeviceKind::gpu);
+  EXPECT_THROW(team.for_each_worker([](int w) {
+    if (w == 4) throw std::runtime_error("no memory on gpu1");
+  }),
                std::runtime_error);
-  std::vector<int> cpu_setups(5, 0);
-  team.for_each_worker([&](int w) { ++cpu_setups[static_cast<std::size_t>(w)]; }, nullptr);
-  EXPECT_EQ(cpu_setups, (std::vector<int>{1, 1, 1, 0, 0}));
 }
 
 TEST(SchedulerTeam, RetryModeMovesFailedTasksAndUnrecordedRunsStayOutOfTheStatistics) {

@@ -11,12 +11,12 @@
 
 #include "core/error.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
-#include "cpu/skycube/quad_tree_cpu.hpp"
 #include "cpu/skycube/mdmc_cpu.hpp"
-#include "cpu/skycube/mdmc_skycube_cpu.hpp"
 #include "cpu/skycube/mdmc_variants.hpp"
 #include "cpu/skycube/omp_team.hpp"
+#include "cpu/skycube/quad_tree_cpu.hpp"
 #include "cpu/skycube/reference_skycube.hpp"
+#include "support/cpu_entries.hpp"
 #include "support/random_data.hpp"
 #include "support/skycube_conformance.hpp"
 
@@ -52,7 +52,7 @@ const testing::SkycubeRunner runner{"mdmc", [](const Dataset& data, int max_leve
                                       options.kind = TemplateKind::mdmc;
                                       options.max_level = max_level;
                                       options.threads = threads;
-                                      return mdmc_cpu(data, options).cube;
+                                      return testing::mdmc_on_cpu(data, options).cube;
                                     }};
 
 TEST(Mdmc, Conformance) {
@@ -210,15 +210,15 @@ TEST(MdmcCpu, PublicEntryValidates) {
   const Dataset data = testing::random_dataset(10, 3, 0, 1);
   SkycubeOptions options;
   options.max_level = 4;
-  EXPECT_THROW(mdmc_cpu(data, options), Error);
+  EXPECT_THROW(testing::mdmc_on_cpu(data, options), Error);
   options.max_level = -1;
-  EXPECT_THROW(mdmc_cpu(data, options), Error);
+  EXPECT_THROW(testing::mdmc_on_cpu(data, options), Error);
   options.max_level = 0;
   options.threads = -2;
-  EXPECT_THROW(mdmc_cpu(data, options), Error);
+  EXPECT_THROW(testing::mdmc_on_cpu(data, options), Error);
   const Dataset wide = testing::random_dataset(2, max_skycube_columns + 1, 0, 1);
   try {
-    mdmc_cpu(wide);
+    testing::mdmc_on_cpu(wide);
     ADD_FAILURE() << "d > max_skycube_columns accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::bad_argument);
@@ -230,7 +230,7 @@ TEST(MdmcCpu, EmptyDataset) {
   const Dataset empty(0, 4, std::vector<float>{});
   SkycubeOptions options;
   options.max_level = 2;
-  const SkycubeResult result = mdmc_cpu(empty, options);
+  const SkycubeResult result = testing::mdmc_on_cpu(empty, options);
   EXPECT_EQ(result.cube.point_count(), 0u);
   EXPECT_EQ(result.cube.dims(), 4);
   EXPECT_EQ(result.cube.max_level(), 2);
@@ -239,7 +239,7 @@ TEST(MdmcCpu, EmptyDataset) {
 
 TEST(MdmcCpu, PublicEntryDefaultsToFullCubeOnEveryCore) {
   const Dataset data = testing::random_dataset(800, 6, 5, 77);
-  const SkycubeResult result = mdmc_cpu(data);
+  const SkycubeResult result = testing::mdmc_on_cpu(data);
   EXPECT_EQ(result.template_name, "mdmc");
   testing::expect_same_skycube(result.cube, reference_skycube(data));
 }

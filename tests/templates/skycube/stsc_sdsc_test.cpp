@@ -17,9 +17,9 @@
 #include "core/error.hpp"
 #include "cpu/skycube/cuboid_cpu.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
-#include "cpu/skycube/lattice_skycube_cpu.hpp"
 #include "cpu/skycube/omp_team.hpp"
 #include "datagen/skyline_generator.hpp"
+#include "support/cpu_entries.hpp"
 #include "support/cuboid_conformance.hpp"
 #include "support/skycube_conformance.hpp"
 #include "templates/skycube/lattice_traversal.hpp"
@@ -34,7 +34,7 @@ using skycube::CuboidOutput;
 
 testing::SkycubeRunner stsc_runner() {
   return {"stsc", [](const Dataset& data, int max_level, int threads) {
-            return skycube::stsc_cpu(data, {skycube::TemplateKind::stsc, max_level, threads}).cube;
+            return testing::stsc_on_cpu(data, {skycube::TemplateKind::stsc, max_level, threads}).cube;
           }};
 }
 
@@ -86,7 +86,7 @@ testing::SkycubeRunner plain_extended_runner(bool sdsc) {
 
 testing::SkycubeRunner sdsc_runner() {
   return {"sdsc", [](const Dataset& data, int max_level, int threads) {
-            return skycube::sdsc_cpu(data, {skycube::TemplateKind::sdsc, max_level, threads}).cube;
+            return testing::sdsc_on_cpu(data, {skycube::TemplateKind::sdsc, max_level, threads}).cube;
           }};
 }
 
@@ -254,20 +254,20 @@ TEST(StscSdscTest, SdscNba) {
 
 TEST(StscSdscTest, ResultDescribesTheRun) {
   const Dataset data = generate(datagen::Distribution::independent, 2000, 5, 3);
-  for (const auto& result : {skycube::stsc_cpu(data, {}), skycube::sdsc_cpu(data, {})}) {
+  for (const auto& result : {testing::stsc_on_cpu(data, {}), testing::sdsc_on_cpu(data, {})}) {
     EXPECT_EQ(result.extended_skyline_size, cpu::ExtendedSkylineCpu{1}.extended_skyline(data).size());
     ASSERT_EQ(result.phases.phases().size(), 3u);
     EXPECT_EQ(result.phases.phases()[0].name, "extended skyline");
     EXPECT_EQ(result.cube.max_level(), 5);
   }
-  EXPECT_EQ(skycube::stsc_cpu(data, {}).template_name, "stsc");
-  EXPECT_EQ(skycube::sdsc_cpu(data, {}).template_name, "sdsc");
+  EXPECT_EQ(testing::stsc_on_cpu(data, {}).template_name, "stsc");
+  EXPECT_EQ(testing::sdsc_on_cpu(data, {}).template_name, "sdsc");
 }
 
 TEST(StscSdscTest, EmptyDatasetGivesEmptyCube) {
   const Dataset empty(0, 4, {});
   for (const auto& cube :
-       {skycube::stsc_cpu(empty, {}).cube, skycube::sdsc_cpu(empty, {.max_level = 2}).cube}) {
+       {testing::stsc_on_cpu(empty, {}).cube, testing::sdsc_on_cpu(empty, {.max_level = 2}).cube}) {
     EXPECT_EQ(cube.point_count(), 0u);
     EXPECT_EQ(cube.dims(), 4);
     EXPECT_TRUE(cube.skyline(1).empty());
@@ -277,7 +277,7 @@ TEST(StscSdscTest, EmptyDatasetGivesEmptyCube) {
 TEST(StscSdscTest, RejectsBadArguments) {
   const Dataset data = generate(datagen::Distribution::independent, 20, 3, 1);
   const Dataset wide = generate(datagen::Distribution::independent, 5, max_skycube_columns + 1, 1);
-  for (auto run : {&skycube::stsc_cpu, &skycube::sdsc_cpu}) {
+  for (auto run : {&testing::stsc_on_cpu, &testing::sdsc_on_cpu}) {
     EXPECT_THROW(run(data, {.max_level = 4}), Error);
     EXPECT_THROW(run(data, {.max_level = -1}), Error);
     EXPECT_THROW(run(data, {.threads = -2}), Error);

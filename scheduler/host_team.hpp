@@ -1,6 +1,6 @@
-// A TaskTeam on the scheduler's workers for a template's bookkeeping (membership bits, the
-// HashCube): the tasks are cut into chunks over the workers, and a worker that owns a core group
-// (SDSC: a NUMA node) runs its chunk on an OpenMP team of its cores; a GPU's host thread helps as
+// A TaskTeam (templates/skycube/task_team.hpp) on the scheduler's workers for a template's bookkeeping
+// (membership bits, the HashCube): the tasks are cut into chunks over the workers, and a worker that owns a
+// core group (SDSC: a NUMA node) runs its chunk on an OpenMP team of its cores; a GPU's host thread helps as
 // one thread. Its runs are not recorded in the scheduler's statistics (RunOptions::record): they
 // are not the template's device work.
 //
@@ -19,14 +19,13 @@
 #include <vector>
 
 #include "scheduler/scheduler.hpp"
-#include "templates/skycube/task_team.hpp"
 
-namespace sextant::api {
+namespace sextant::scheduler {
 
-class SchedulerOmpTeam {
+class HostTeam {
  public:
-  explicit SchedulerOmpTeam(scheduler::Scheduler& s) : scheduler_(&s) {
-    for (const scheduler::WorkerInfo& w : s.workers()) {
+  explicit HostTeam(Scheduler& s) : scheduler_(&s) {
+    for (const WorkerInfo& w : s.workers()) {
       first_.push_back(threads_);
       threads_ += w.threads();  // 1 for a GPU's host thread
     }
@@ -37,10 +36,9 @@ class SchedulerOmpTeam {
   template <class F>
   void run_tasks(std::size_t count, F&& fn) {
     if (count == 0) return;
-    scheduler::Codelet codelet;
+    Codelet codelet;
     codelet.name = "bookkeeping";
-    const scheduler::TaskFunction on_worker = [this, &fn](const scheduler::Chunk& chunk,
-                                                          const scheduler::WorkerContext& ctx) {
+    const TaskFunction on_worker = [this, &fn](const Chunk& chunk, const WorkerContext& ctx) {
       const int first = first_[static_cast<std::size_t>(ctx.worker())];
       const int team = std::min<int>(ctx.threads(), static_cast<int>(chunk.size()));
       if (team <= 1) {
@@ -57,7 +55,7 @@ class SchedulerOmpTeam {
         try {
           fn(static_cast<std::size_t>(task), first + omp_get_thread_num());
         } catch (...) {
-#pragma omp critical(sextant_scheduler_omp_team_error)
+#pragma omp critical(sextant_host_team_error)
           if (!error) error = std::current_exception();
           failed.store(true, std::memory_order_relaxed);
         }
@@ -68,23 +66,20 @@ class SchedulerOmpTeam {
     codelet.add("", DeviceKind::gpu, on_worker);
     // About four chunks per worker: a core group's OpenMP team evens out its chunk's tasks, the
     // scheduler evens out the workers; a GPU's host thread starts with a one-core share.
-    scheduler::WorkStealingPolicy policy;
+    WorkStealingPolicy policy;
     policy.cpu_chunk = std::max<std::size_t>(1, count / (4 * scheduler_->workers().size()));
     policy.gpu_chunk = policy.cpu_chunk;
     const int cpu_workers = scheduler_->worker_count(DeviceKind::cpu);
     const int gpu_workers = scheduler_->worker_count(DeviceKind::gpu);
     if (cpu_workers > 0)
       policy.gpu_weight = static_cast<double>(cpu_workers) / static_cast<double>(threads_ - gpu_workers);
-    scheduler_->parallel_for(count, codelet, policy,
-                             scheduler::RunOptions{scheduler::FailureMode::propagate, 0, false});
+    scheduler_->parallel_for(count, codelet, policy, RunOptions{FailureMode::propagate, 0, false});
   }
 
  private:
-  scheduler::Scheduler* scheduler_;
+  Scheduler* scheduler_;
   std::vector<int> first_;  // per scheduler worker: its first team worker id
   int threads_ = 0;
 };
 
-static_assert(skycube::TaskTeam<SchedulerOmpTeam>);
-
-}  // namespace sextant::api
+}  // namespace sextant::scheduler

@@ -1,0 +1,78 @@
+// The skycube family's tuning numbers, in one place that the planner, the scheduler's layout and
+// the kernels all read (host and device code: constexpr only). docs/PERFORMANCE.md holds the
+// measurements behind them (sections "Heterogeneous scheduler", "MDMC on the GPU", "Template
+// choice").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sextant::skycube::policy {
+
+// ---- the planner ------------------------------------------------------------------------------
+
+// `auto` on the CPU: MDMC from this many columns on when the cube is deep (max_level at least
+// min(d, deep_level)); the lattice templates (STSC) below, or for a shallow partial cube.
+struct TemplateChoice {
+  static constexpr int mdmc_min_dims = 10;
+  static constexpr int deep_level = 6;
+};
+
+// ---- the scheduler's layout and chunks --------------------------------------------------------
+
+// MDMC's chunks of S+ per device kind: a CPU core settles a point in microseconds to milliseconds;
+// a GPU runs one block per point and needs thousands per launch. Chunks last at least
+// min_chunk_seconds so that the scheduler's cost per chunk stays a small fraction of the run.
+// gpu_weight: the first guess of one GPU's rate in CPU cores, before the scheduler measures
+// (a low guess errs on the side that stealing corrects cheaply).
+struct MdmcChunking {
+  static constexpr std::size_t min_cpu_chunk = 16;
+  static constexpr std::size_t min_gpu_chunk = 4096;
+  static constexpr double min_chunk_seconds = 1e-3;
+  static constexpr double gpu_weight = 64;
+};
+
+struct DeviceLayout {
+  // SDSC's cuboids are often too small to fill a GPU: host workers (a hook and a CUDA stream
+  // each) per GPU keep several cuboids in flight.
+  static constexpr int sdsc_workers_per_gpu = 2;
+  // MDMC's GPU host worker inserts its GPU's bitmaps into a HashCube part; at d = 16 one core
+  // inserts slower than an H100 computes, so each GPU gets several cores.
+  static constexpr int mdmc_cores_per_gpu = 4;
+};
+
+// ---- the MDMC CPU kernel ----------------------------------------------------------------------
+
+struct MdmcCpuKernel {
+  // Tree levels the label-only filter reads by default (1 = medians .. 3 = full paths).
+  static constexpr int filter_levels = 1;
+  // First refine pass: top-level nodes worse than p on at most this many columns.
+  static constexpr int first_pass_worse = 1;
+  // A top-level node is pruned per quartile child when it has at least this many leaves per child.
+  static constexpr std::uint32_t descend_leaves_per_child = 8;
+  // Leaves per flat label scan; queued candidates are tested once this many wait at a node
+  // boundary (a deep queue hides the row loads behind the prefetches).
+  static constexpr std::uint32_t scan_block = 128;
+  static constexpr std::size_t flush_candidates = 64;
+  // The leaves that settled subspaces of a point are tested first for the worker's next point.
+  static constexpr std::size_t warm_start_leaves = 32;
+  // Dominance tests after a change before `reachable` is recomputed: at least this many, and at
+  // least (bitmap words * d) / rebuild_cost_divisor.
+  static constexpr std::uint64_t min_tests_between_rebuilds = 16;
+  static constexpr std::uint64_t rebuild_cost_divisor = 8;
+};
+
+// ---- the GPU kernels --------------------------------------------------------------------------
+
+struct Gpu {
+  // Threads per block of the MDMC filter/refine kernel (one block per point of S+) and of the
+  // quad tree's gather, key and leaf kernels.
+  static constexpr int mdmc_block_threads = 256;
+  static constexpr int quad_tree_block_threads = 256;
+  // The skyline engine (SDSC cuboids, the extended skyline): threads per block, which is also the
+  // entries per shared tile, and the points per chunk of the candidate list.
+  static constexpr int skyline_block_threads = 256;
+  static constexpr std::size_t skyline_chunk_points = 8192;
+};
+
+}  // namespace sextant::skycube::policy

@@ -28,6 +28,7 @@ class HostTeam {
     for (const WorkerInfo& w : s.workers()) {
       first_.push_back(threads_);
       threads_ += w.threads();  // 1 for a GPU's host thread
+      widest_ = std::max(widest_, w.threads());
     }
   }
 
@@ -64,10 +65,13 @@ class HostTeam {
     };
     codelet.add("", DeviceKind::cpu, on_worker);
     codelet.add("", DeviceKind::gpu, on_worker);
-    // About four chunks per worker: a core group's OpenMP team evens out its chunk's tasks, the
-    // scheduler evens out the workers; a GPU's host thread starts with a one-core share.
+    // About four chunks per worker, and at least a core group's threads in a chunk (tasks may be
+    // long-lived bodies that share a counter: a group must run its cores' worth at once); a core
+    // group's OpenMP team evens out its chunk's tasks, the scheduler evens out the workers; a GPU's
+    // host thread starts with a one-core share.
     WorkStealingPolicy policy;
-    policy.cpu_chunk = std::max<std::size_t>(1, count / (4 * scheduler_->workers().size()));
+    policy.cpu_chunk = std::max<std::size_t>(
+        {1, count / (4 * scheduler_->workers().size()), static_cast<std::size_t>(widest_)});
     policy.gpu_chunk = policy.cpu_chunk;
     const int cpu_workers = scheduler_->worker_count(DeviceKind::cpu);
     const int gpu_workers = scheduler_->worker_count(DeviceKind::gpu);
@@ -80,6 +84,7 @@ class HostTeam {
   Scheduler* scheduler_;
   std::vector<int> first_;  // per scheduler worker: its first team worker id
   int threads_ = 0;
+  int widest_ = 1;  // the most threads of one worker
 };
 
 }  // namespace sextant::scheduler

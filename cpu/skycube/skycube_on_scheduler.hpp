@@ -93,7 +93,7 @@ SkycubeResult skycube_on_scheduler(const Dataset& data, TemplateKind kind, int m
       auto team = on(scheduler::TeamMode::all_workers);
       team.range_policy = detail::mdmc_range_policy();
       return std::apply(
-          [&](auto... o) { return mdmc_on_devices(data, max_level, extended, tree, team, o...); },
+          [&](auto... o) { return mdmc_on_devices(data, max_level, extended, tree, team, host, o...); },
           std::tuple_cat(mdmc_cpu_offers(), more.mdmc(team)));
     }
     case TemplateKind::reference:

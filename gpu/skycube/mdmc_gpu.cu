@@ -284,8 +284,8 @@ class MdmcGpuState {
       batch.download = elapsed(computed_[pending_slot], done_[pending_slot]);
       times_ += batch;
       if (time_log_) time_log_->add(batch);
-      out.insert_batch(ids.subspan(pending_begin, pending_count),
-                       {host_[pending_slot], pending_count * out_words_}, insert_threads_);
+      insert_downloaded(out, ids.subspan(pending_begin, pending_count),
+                        {host_[pending_slot], pending_count * out_words_}, insert_threads_);
       pending_slot = -1;
     };
     int slot = 0;

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <string_view>
 
 #include "core/device.hpp"
@@ -31,7 +32,7 @@ struct MdmcGpuOptions {
   // Points per kernel launch; 0 = chosen from d (bounded device memory for the outputs).
   std::size_t batch_points = 0;
   // Host threads that append a batch's bitmaps to the HashCube part while the next batch runs
-  // (the calling thread and insert_threads - 1 more): at d = 16 one thread cannot keep up.
+  // (an OpenMP team of the worker's cores): at d = 16 one thread cannot keep up.
   int insert_threads = 1;
   // Where the hook adds its device time (tree upload, kernels, bitmap downloads); optional.
   std::shared_ptr<gpu::DeviceTimeLog> time_log;
@@ -39,7 +40,10 @@ struct MdmcGpuOptions {
 
 namespace detail {
 class MdmcGpuState;  // defined in mdmc_gpu.cu
-}
+// Appends downloaded bitmap rows to `out` on `threads` OpenMP threads (mdmc_gpu_insert.cpp).
+void insert_downloaded(HashCubePart& out, std::span<const PointId> ids, std::span<const Word> dominated,
+                       int threads);
+}  // namespace detail
 
 class MdmcGpu {
  public:

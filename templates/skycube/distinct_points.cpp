@@ -113,9 +113,9 @@ std::size_t DistinctPoints::original_count(std::span<const PointId> ids) const n
   return total;
 }
 
-HashCube DistinctPoints::expand(HashCube cube, int threads) const {
+HashCube DistinctPoints::expand(HashCube cube, TeamRef team) const {
   if (!has_duplicates()) return cube;
-  return cube.with_groups(original_->size(), offsets_, members_, threads);
+  return cube.with_groups(original_->size(), offsets_, members_, std::move(team));
 }
 
 }  // namespace sextant::skycube::detail

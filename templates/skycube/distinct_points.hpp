@@ -31,8 +31,8 @@ class DistinctPoints {
   // The number of original points that the representatives `ids` (of data()) stand for.
   std::size_t original_count(std::span<const PointId> ids) const noexcept;
   // `cube` over data() as a cube over the original points: each representative's words go to
-  // every member of its group. Word positions on `threads` threads (0 = every hardware thread).
-  HashCube expand(HashCube cube, int threads = 0) const;
+  // every member of its group. Word positions split over the workers of `team`.
+  HashCube expand(HashCube cube, TeamRef team = {}) const;
 
  private:
   const Dataset* original_;

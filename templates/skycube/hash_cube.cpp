@@ -7,11 +7,9 @@
 #include <exception>
 #include <istream>
 #include <iterator>
-#include <mutex>
 #include <ostream>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <utility>
 
 #include "core/error.hpp"
@@ -21,29 +19,18 @@ namespace {
 
 constexpr Word all_ones = ~Word{0};
 
-// Runs body(t) for t = 0 .. team - 1 on `team` threads (this one takes t = 0). The first exception
-// stops the run: on_failure() runs on the failing thread (to make the others stop early), and the
-// exception is rethrown here once every thread has stopped.
+// Runs body(t) for t = 0 .. count - 1 on the team's workers. The first exception stops the run:
+// on_failure() runs on the failing worker (to make the others stop early) and the team rethrows.
 template <class Body, class OnFailure>
-void on_threads(std::size_t team, const Body& body, const OnFailure& on_failure) {
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  const auto run = [&](std::size_t t) {
+void run_bodies(const TeamRef& team, std::size_t count, const Body& body, const OnFailure& on_failure) {
+  team.run_tasks(count, [&](std::size_t t, int) {
     try {
       body(t);
     } catch (...) {
       on_failure();
-      const std::lock_guard lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
+      throw;
     }
-  };
-  {
-    std::vector<std::jthread> helpers;
-    helpers.reserve(team > 0 ? team - 1 : 0);
-    for (std::size_t t = 1; t < team; ++t) helpers.emplace_back(run, t);
-    run(0);
-  }  // joins
-  if (failure) std::rethrow_exception(failure);
+  });
 }
 constexpr std::uint32_t format_version = 1;
 constexpr std::size_t max_points = 0xFFFFFFFEu;  // ids are 32-bit, as in Dataset
@@ -239,12 +226,12 @@ std::vector<std::uint32_t> stored_positions(int d, int max_level) {
   return out;
 }
 
-void HashCubePart::insert_batch(std::span<const PointId> ids, std::span<const Word> dominated, int threads) {
-  insert_batch(ids, {}, dominated, threads);
+void HashCubePart::insert_batch(std::span<const PointId> ids, std::span<const Word> dominated, TeamRef team) {
+  insert_batch(ids, {}, dominated, std::move(team));
 }
 
 void HashCubePart::insert_batch(std::span<const PointId> ids, std::span<const std::uint32_t> positions,
-                                std::span<const Word> dominated, int threads) {
+                                std::span<const Word> dominated, TeamRef team) {
   const bool all = positions.empty();
   const std::size_t words = all ? words_.size() : positions.size();
   if (dominated.size() != ids.size() * words || (!all && positions.back() >= words_.size()))
@@ -284,17 +271,17 @@ void HashCubePart::insert_batch(std::span<const PointId> ids, std::span<const st
     }
   };
   const std::size_t lines = (words + line - 1) / line;
-  const std::size_t team = std::min(lines, static_cast<std::size_t>(std::max(threads, 1)));
-  if (team <= 1) {
+  const std::size_t runs = std::min(lines, static_cast<std::size_t>(std::max(team.workers(), 1)));
+  if (runs <= 1) {
     insert_lines(0, words);
     return;
   }
-  // Each thread a contiguous run of whole lines.
-  on_threads(
-      team,
+  // Each worker a contiguous run of whole lines.
+  run_bodies(
+      team, runs,
       [&](std::size_t t) {
-        insert_lines(std::min(words, lines * t / team * line),
-                     std::min(words, lines * (t + 1) / team * line));
+        insert_lines(std::min(words, lines * t / runs * line),
+                     std::min(words, lines * (t + 1) / runs * line));
       },
       [] {});
 }
@@ -308,7 +295,7 @@ HashCube::HashCube(int d, std::size_t n_points, int max_level) : d_(d), max_leve
 }
 
 HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::vector<HashCubePart> parts,
-                              int threads) {
+                              TeamRef team) {
   HashCube cube(d, n_points, max_level);
   for (const HashCubePart& part : parts) {
     if (part.d_ == 0 && part.words_.empty()) continue;  // default-constructed: holds nothing
@@ -322,9 +309,8 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
   // Word positions are independent: each thread takes the next one, with its own buffers and
   // duplicate marks. The result does not depend on the thread count.
   const std::size_t word_count = cube.words_.size();
-  const unsigned workers = static_cast<unsigned>(
-      std::min<std::size_t>(word_count, threads > 0 ? static_cast<std::size_t>(threads)
-                                                    : std::max(1u, std::thread::hardware_concurrency())));
+  const std::size_t workers =
+      std::min<std::size_t>(word_count, static_cast<std::size_t>(std::max(team.workers(), 1)));
   std::atomic<std::size_t> next{0};
   const auto work = [&](std::size_t) {
     SeenIds seen(n_points);
@@ -365,21 +351,20 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
       if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
     }
   };
-  on_threads(workers, work, [&] { next = word_count; });  // the others stop at their next word
+  run_bodies(team, workers, work, [&] { next = word_count; });  // the others stop at their next word
   return cube;
 }
 
 HashCube HashCube::with_groups(std::size_t n_points, std::span<const std::uint32_t> offsets,
-                               std::span<const PointId> members, int threads) const {
+                               std::span<const PointId> members, TeamRef team) const {
   if (offsets.size() != n_ + 1 || offsets.back() != members.size() || members.size() > n_points)
     throw Error::internal("HashCube::with_groups: " + std::to_string(offsets.size()) + " offsets and " +
                           std::to_string(members.size()) + " members for a cube of " + std::to_string(n_) +
                           " points expanded to " + std::to_string(n_points));
   HashCube cube(d_, n_points, max_level_);
   const std::size_t word_count = words_.size();
-  const unsigned workers = static_cast<unsigned>(
-      std::min<std::size_t>(word_count, threads > 0 ? static_cast<std::size_t>(threads)
-                                                    : std::max(1u, std::thread::hardware_concurrency())));
+  const std::size_t workers =
+      std::min<std::size_t>(word_count, static_cast<std::size_t>(std::max(team.workers(), 1)));
   std::atomic<std::size_t> next{0};
   const auto work = [&](std::size_t) {
     std::vector<std::uint64_t> packed;
@@ -406,7 +391,7 @@ HashCube HashCube::with_groups(std::size_t n_points, std::span<const std::uint32
       if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
     }
   };
-  on_threads(workers, work, [&] { next = word_count; });
+  run_bodies(team, workers, work, [&] { next = word_count; });
   return cube;
 }
 

@@ -20,6 +20,7 @@
 
 #include "core/append_buffer.hpp"
 #include "core/subspace.hpp"
+#include "templates/skycube/task_team.hpp"
 
 namespace sextant::skycube {
 
@@ -49,14 +50,13 @@ class HashCubePart {
   // Many points at once: dominated holds ids.size() rows of words_for(d) words, row i for ids[i].
   // Same result as inserting them one by one, several times faster: each cache line of words is
   // read once and appended branch-free to its word positions. Word positions are independent, so
-  // `threads` threads (this one and threads - 1 started for the call) split them; the result is the
-  // same for any count.
-  void insert_batch(std::span<const PointId> ids, std::span<const Word> dominated, int threads = 1);
+  // the workers of `team` split them; the result is the same for any team.
+  void insert_batch(std::span<const PointId> ids, std::span<const Word> dominated, TeamRef team = {});
   // The same with rows of positions.size() words: word k of a row goes to word position
   // positions[k] (ascending); every other position is all ones, so nothing is stored there. A
   // partial skycube thus costs only the words that hold its subspaces (see stored_positions).
   void insert_batch(std::span<const PointId> ids, std::span<const std::uint32_t> positions,
-                    std::span<const Word> dominated, int threads = 1);
+                    std::span<const Word> dominated, TeamRef team = {});
 
   // Removes the entries of every id for which drop(id) holds: undoes the inserts of a task that
   // failed part-way, before it runs again elsewhere (ids must stay distinct across parts).
@@ -86,9 +86,9 @@ class HashCube {
   // An empty cube: every point dominated everywhere.
   HashCube(int d, std::size_t n_points, int max_level);
   // Builds the query structure from parts (ids must be distinct across parts), word positions
-  // in parallel on `threads` threads (0 = every hardware thread); the result is the same for any.
+  // split over the workers of `team`; the result is the same for any team.
   static HashCube from_parts(int d, std::size_t n_points, int max_level, std::vector<HashCubePart> parts,
-                             int threads = 0);
+                             TeamRef team = {});
 
   int dims() const noexcept { return d_; }
   int max_level() const noexcept { return max_level_; }
@@ -106,9 +106,9 @@ class HashCube {
 
   // This cube's point g standing for the points members[offsets[g] .. offsets[g + 1]) of a cube
   // over n_points points (offsets: point_count() + 1 entries; groups disjoint): each member gets
-  // g's words. Word positions on `threads` threads (0 = every hardware thread).
+  // g's words. Word positions split over the workers of `team`.
   HashCube with_groups(std::size_t n_points, std::span<const std::uint32_t> offsets,
-                       std::span<const PointId> members, int threads = 0) const;
+                       std::span<const PointId> members, TeamRef team = {}) const;
 
   // Combines two cubes over the same d, n and max_level with disjoint ids.
   static HashCube merge(const HashCube& a, const HashCube& b);

@@ -266,9 +266,9 @@ void LatticeRun::fill_part(std::size_t task, std::size_t tasks, HashCubePart& pa
   }
 }
 
-HashCube LatticeRun::finish_cube(std::vector<HashCubePart> parts, int threads) {
+HashCube LatticeRun::finish_cube(std::vector<HashCubePart> parts, TeamRef team) {
   std::vector<Word>().swap(members_);
-  return HashCube::from_parts(d_, data_.size(), max_level_, std::move(parts), std::max(threads, 1));
+  return HashCube::from_parts(d_, data_.size(), max_level_, std::move(parts), std::move(team));
 }
 
 }  // namespace sextant::skycube::detail

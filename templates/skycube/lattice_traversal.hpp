@@ -128,14 +128,14 @@ class LatticeRun {
         1, std::min<std::size_t>(static_cast<std::size_t>(team.workers()), (extended_.size() + 1023) / 1024));
     std::vector<HashCubePart> parts(tasks);
     team.run_tasks(tasks, [&](std::size_t task, int) { fill_part(task, tasks, parts[task]); });
-    return finish_cube(std::move(parts), team.workers());
+    return finish_cube(std::move(parts), team);
   }
 
  private:
   static constexpr std::size_t serial_record_ids = 16384;
   void record_word(int l, std::size_t k);  // word position positions_[k]
   void fill_part(std::size_t task, std::size_t tasks, HashCubePart& part) const;
-  HashCube finish_cube(std::vector<HashCubePart> parts, int threads);  // merges on `threads` threads
+  HashCube finish_cube(std::vector<HashCubePart> parts, TeamRef team);  // merges on the team
 
   const Dataset& data_;
   int d_;
@@ -217,7 +217,7 @@ SkycubeResult run_lattice(std::string name, const Dataset& data, int max_level, 
   result.phases.add("lattice", clock.seconds());
 
   clock.restart();
-  result.cube = distinct.expand(run.build_cube(host), host.workers());
+  result.cube = distinct.expand(run.build_cube(host), host);
   result.phases.add("hashcube", clock.seconds());
   return result;
 }

@@ -42,9 +42,9 @@ namespace detail {
 
 // The steps every MDMC entry shares: the checks, the extended skyline S+ (a hook), the quad tree
 // over S+, then filter_refine(shared) -> std::vector<HashCubePart> over the leaf positions
-// 0 .. tree.size()-1, and the merge of those parts into the cube.
-template <ExtendedSkylineHook Extended, QuadTreeHook Tree, class FilterRefine>
-SkycubeResult run_mdmc(const Dataset& data, int max_level, Extended& extended, Tree& tree_builder,
+// 0 .. tree.size()-1, and the merge of those parts into the cube on the workers of `team`.
+template <ExtendedSkylineHook Extended, QuadTreeHook Tree, TaskTeam Team, class FilterRefine>
+SkycubeResult run_mdmc(const Dataset& data, int max_level, Extended& extended, Tree& tree_builder, Team& team,
                        FilterRefine&& filter_refine) {
   const int d = data.dims();
   if (d < 1 || d > max_skycube_columns)
@@ -79,7 +79,8 @@ SkycubeResult run_mdmc(const Dataset& data, int max_level, Extended& extended, T
   result.phases.add("filter+refine", clock.seconds());
 
   clock.restart();
-  result.cube = distinct.expand(HashCube::from_parts(d, points.size(), max_level, std::move(parts)));
+  result.cube =
+      distinct.expand(HashCube::from_parts(d, points.size(), max_level, std::move(parts), team), team);
   result.phases.add("hashcube", clock.seconds());
   return result;
 }
@@ -91,7 +92,7 @@ SkycubeResult run_mdmc(const Dataset& data, int max_level, Extended& extended, T
 template <ExtendedSkylineHook Extended, QuadTreeHook Tree, MdmcHook<MdmcShared> Hook, TaskTeam Team>
 SkycubeResult mdmc(const Dataset& data, int max_level, Extended& extended, Tree& tree_builder,
                    const Hook& prototype, Team& team, const MdmcPolicy& policy = {}) {
-  return detail::run_mdmc(data, max_level, extended, tree_builder, [&](const MdmcShared& shared) {
+  return detail::run_mdmc(data, max_level, extended, tree_builder, team, [&](const MdmcShared& shared) {
     const auto workers = static_cast<std::size_t>(std::max(1, team.workers()));
     std::vector<Hook> hooks(workers, prototype);
     std::vector<HashCubePart> parts(workers, HashCubePart(data.dims(), max_level));

@@ -55,11 +55,12 @@ auto mdmc_chunk(Hooks& hooks, const MdmcShared& shared, std::vector<HashCubePart
 }  // namespace detail
 
 // The (partial) skycube of `data` up to level max_level (1 .. d) on every worker of `team`, with
-// the MDMC hook variants `offers` (at least one runnable variant for some kind of worker).
-template <ExtendedSkylineHook Extended, QuadTreeHook Tree, DeviceTeam Team, class... Makes>
+// the MDMC hook variants `offers` (at least one runnable variant for some kind of worker); `host`
+// merges the parts.
+template <ExtendedSkylineHook Extended, QuadTreeHook Tree, DeviceTeam Team, TaskTeam Host, class... Makes>
 SkycubeResult mdmc_on_devices(const Dataset& data, int max_level, Extended& extended, Tree& tree_builder,
-                              Team& team, Offer<Makes>... offers) {
-  return detail::run_mdmc(data, max_level, extended, tree_builder, [&](const MdmcShared& shared) {
+                              Team& team, Host& host, Offer<Makes>... offers) {
+  return detail::run_mdmc(data, max_level, extended, tree_builder, host, [&](const MdmcShared& shared) {
     const int workers = std::max(1, team.workers());
     std::vector<HashCubePart> parts(static_cast<std::size_t>(workers), HashCubePart(data.dims(), max_level));
     OfferedHooks<Makes...> hooks(workers, std::move(offers)...);

@@ -88,6 +88,11 @@ class TeamRef {
  public:
   using TaskFunction = std::function<void(std::size_t, int)>;
 
+  // The calling thread alone.
+  TeamRef()
+      : workers_(1), run_([](std::size_t count, const TaskFunction& fn) {
+          for (std::size_t task = 0; task < count; ++task) fn(task, 0);
+        }) {}
   template <TaskTeam T>
   TeamRef(T& team)  // NOLINT(google-explicit-constructor): a view of any team
       : workers_(team.workers()),

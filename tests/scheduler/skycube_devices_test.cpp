@@ -20,6 +20,7 @@
 #include "cpu/skycube/quad_tree_cpu.hpp"
 #include "cpu/skycube/reference_skycube.hpp"
 #include "datagen/skyline_generator.hpp"
+#include "scheduler/host_team.hpp"
 #include "scheduler/scheduler.hpp"
 #include "scheduler/statistics.hpp"
 #include "scheduler/team.hpp"
@@ -309,11 +310,12 @@ TEST(SkycubeOnDevices, ChunkFailingHalfwayIsUndoneAndRunsElsewhere) {
   const Dataset data = anticorrelated(3000, 6, 16);
   scheduler::Scheduler s(scheduler::synthetic_topology(two_nodes));
   scheduler::SchedulerTeam team(s, scheduler::TeamMode::all_workers, scheduler::FailureMode::retry_elsewhere);
+  scheduler::HostTeam host(s);  // merges the parts, outside the statistics
   std::atomic<int> armed{1};  // the first chunk of the run fails, whoever takes it
   cpu::ExtendedSkylineCpu extended{2};
   cpu::QuadTreeCpu tree{2};
-  const SkycubeResult r = mdmc_on_devices(
-      data, 6, extended, tree, team, Offer{[&armed](int) { return ThrowsHalfway(&armed); }, true});
+  const SkycubeResult r = mdmc_on_devices(data, 6, extended, tree, team, host,
+                                          Offer{[&armed](int) { return ThrowsHalfway(&armed); }, true});
   testing::expect_same_skycube(r.cube, reference_skycube(data, 6));
   const scheduler::Statistics stats = s.statistics();
   ASSERT_EQ(stats.failures.size(), 1u);
@@ -342,10 +344,12 @@ TEST(SkycubeOnDevices, HookSetupFailureRetiresOnlyThatWorker) {
   const Dataset data = anticorrelated(8000, 8, 17);  // long enough for worker 3 to take part
   scheduler::Scheduler s(scheduler::synthetic_topology(two_nodes));
   scheduler::SchedulerTeam team(s, scheduler::TeamMode::all_workers, scheduler::FailureMode::retry_elsewhere);
+  scheduler::HostTeam host(s);  // merges the parts, outside the statistics
   cpu::ExtendedSkylineCpu extended{2};
   cpu::QuadTreeCpu tree{2};
-  const SkycubeResult r = mdmc_on_devices(
-      data, 8, extended, tree, team, Offer{[](int worker) { return FailsToPrepare(worker == 3); }, true});
+  const SkycubeResult r =
+      mdmc_on_devices(data, 8, extended, tree, team, host,
+                      Offer{[](int worker) { return FailsToPrepare(worker == 3); }, true});
   testing::expect_same_skycube(r.cube, reference_skycube(data, 8));
   const scheduler::Statistics stats = s.statistics();
   ASSERT_FALSE(stats.failures.empty());

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "support/random_data.hpp"
+#include "support/thread_team.hpp"
 #include "templates/skycube/hash_cube.hpp"
 
 namespace sextant::skycube {
@@ -70,7 +71,8 @@ TEST(DistinctPoints, GroupsEqualVectorsWithSignedZerosEqual) {
     parts[0].insert(0, std::vector<Word>{~Word{0b101}});
     parts[0].insert(1, std::vector<Word>{~Word{0b110}});
     const HashCube small = HashCube::from_parts(2, 3, 2, std::move(parts));
-    const HashCube cube = distinct.expand(small, 2);
+    testing::ThreadTeam two(2);
+    const HashCube cube = distinct.expand(small, two);
     EXPECT_EQ(cube.point_count(), 6u);
     EXPECT_EQ(cube.skyline(1), (std::vector<PointId>{0, 2, 3}));
     EXPECT_EQ(cube.skyline(2), (std::vector<PointId>{1, 4}));
@@ -106,7 +108,10 @@ TEST(DistinctPoints, ExpandedCubeEqualsCubeBuiltPerPoint) {
     parts[0].insert(id, words[g]);
   }
   const HashCube expected = HashCube::from_parts(d, data.size(), 5, std::move(parts));
-  for (int threads : {1, 2, 5}) EXPECT_EQ(distinct.expand(small, threads), expected) << threads << " threads";
+  for (int threads : {1, 2, 5}) {
+    testing::ThreadTeam team(threads);
+    EXPECT_EQ(distinct.expand(small, team), expected) << threads << " threads";
+  }
 }
 
 TEST(DistinctPoints, WithGroupsRejectsMismatchedGroups) {
@@ -146,7 +151,8 @@ TEST(StoredPositions, InsertingOnlyThemGivesTheSameCube) {
   std::vector<HashCubePart> a(1, HashCubePart(d, max_level));
   std::vector<HashCubePart> b(1, HashCubePart(d, max_level));
   a[0].insert_batch(ids, full);
-  b[0].insert_batch(ids, positions, sparse, 2);
+  testing::ThreadTeam two(2);
+  b[0].insert_batch(ids, positions, sparse, two);
   EXPECT_EQ(HashCube::from_parts(d, n, max_level, std::move(a)),
             HashCube::from_parts(d, n, max_level, std::move(b)));
   std::vector<HashCubePart> c(1, HashCubePart(d, max_level));

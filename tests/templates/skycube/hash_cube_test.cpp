@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "support/random_data.hpp"
+#include "support/thread_team.hpp"
 
 namespace sextant::skycube {
 namespace {
@@ -184,11 +185,11 @@ TEST(HashCube, BatchInsertsMatchTheBitmaps) {
           std::copy(bitmaps[first + i].begin(), bitmaps[first + i].end(), rows.begin() + i * words);
         }
         HashCubePart& part = parts[rng.below(2)];
-        const int threads = 1 + static_cast<int>(rng.below(4));
-        part.insert_batch(ids, rows, threads);
+        testing::ThreadTeam team(1 + static_cast<int>(rng.below(4)));
+        part.insert_batch(ids, rows, team);
         if (count > 0 && rng.below(4) == 0) {  // undo and redo, as after a failed chunk
           part.erase_if([&](PointId id) { return id >= first && id < first + count; });
-          part.insert_batch(ids, rows, threads);
+          part.insert_batch(ids, rows, team);
         }
         first += count;
       }
@@ -205,7 +206,8 @@ TEST(HashCube, BatchInsertsMatchTheBitmaps) {
   HashCubePart part(3, 3);
   const std::vector<PointId> ids = {1, 2};
   EXPECT_THROW(part.insert_batch(ids, std::vector<Word>(3)), Error);  // 2 points need 2 words
-  EXPECT_THROW(part.insert_batch(ids, std::vector<Word>(3), 4), Error);
+  testing::ThreadTeam four_threads(4);
+  EXPECT_THROW(part.insert_batch(ids, std::vector<Word>(3), four_threads), Error);
 }
 
 TEST(HashCube, TwentyColumns) {
@@ -370,14 +372,17 @@ TEST(HashCube, ThreadCountDoesNotChangeTheCube) {
     for (std::size_t i = 0; i < bitmaps.size(); ++i) parts[i % 3].insert(static_cast<PointId>(i), bitmaps[i]);
     return parts;
   };
-  const HashCube one = HashCube::from_parts(d, bitmaps.size(), d, parts_of(), 1);
-  for (int threads : {2, 5, 16, 0})
-    EXPECT_EQ(HashCube::from_parts(d, bitmaps.size(), d, parts_of(), threads), one);
+  const HashCube one = HashCube::from_parts(d, bitmaps.size(), d, parts_of());
+  for (int threads : {2, 5, 16}) {
+    testing::ThreadTeam team(threads);
+    EXPECT_EQ(HashCube::from_parts(d, bitmaps.size(), d, parts_of(), team), one);
+  }
   for (Mask m = 1; m <= full_mask(d); m += 37) ASSERT_EQ(one.skyline(m), expected_skyline(bitmaps, m));
 
   auto parts = parts_of();
   parts[1].insert(11, bitmaps[11]);  // id 11 already lives in parts[2]
-  EXPECT_THROW(HashCube::from_parts(d, bitmaps.size(), d, std::move(parts), 4), Error);
+  testing::ThreadTeam four(4);
+  EXPECT_THROW(HashCube::from_parts(d, bitmaps.size(), d, std::move(parts), four), Error);
 }
 
 void expect_load_error(const std::string& bytes, const std::string& needle, const std::string& what) {

@@ -198,9 +198,10 @@ struct Ops<Avx2Isa> {
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
 template <>
 struct Ops<Avx512Isa> {
-  // 16 columns per step with the row's lanes as a mask (no padding lanes read): the bound
-  // compares go straight to mask registers, which select the piece, count it and give the
-  // below-median mask; vpmovdb narrows the codes to bytes.
+  // 16 columns per step (8 for the last 8 of the padded row, in 256-bit registers: Zen 4 splits
+  // 512-bit operations, so half-empty ones would cost double): the bound compares go straight to
+  // mask registers, which select the piece, count it and give the below-median mask; vpmovdb
+  // narrows the codes to bytes.
   static std::uint32_t encode(const float* row, const SortedCandidates& s, std::uint64_t* words) noexcept {
     const Quantiser& q = s.quantiser;
     const auto stride = static_cast<std::size_t>(s.stride);
@@ -208,40 +209,67 @@ struct Ops<Avx512Isa> {
     const float* scale = q.scale.data();
     std::uint32_t above_median = 0;
     alignas(64) std::uint8_t bytes[32] = {};
-    const __m512 zero = _mm512_setzero_ps();
-    const __m512 top = _mm512_set1_ps(static_cast<float>(Quantiser::codes_per_piece - 1));
-    const __m512i piece_codes = _mm512_set1_epi32(Quantiser::codes_per_piece);
-    for (std::size_t j = 0; j < stride; j += 16) {
-      const auto lanes = static_cast<__mmask16>(stride - j >= 16 ? 0xFFFFu : 0x00FFu);  // stride: 8k
-      const __m512 x = _mm512_maskz_loadu_ps(lanes, row + j);
-      const __m512 b1 = _mm512_maskz_loadu_ps(lanes, bound + stride + j);
-      const __m512 b2 = _mm512_maskz_loadu_ps(lanes, bound + 2 * stride + j);
-      const __m512 b3 = _mm512_maskz_loadu_ps(lanes, bound + 3 * stride + j);
-      const __mmask16 ge1 = _mm512_mask_cmp_ps_mask(lanes, x, b1, _CMP_GE_OQ);
-      const __mmask16 ge2 = _mm512_mask_cmp_ps_mask(lanes, x, b2, _CMP_GE_OQ);
-      const __mmask16 ge3 = _mm512_mask_cmp_ps_mask(lanes, x, b3, _CMP_GE_OQ);
-      __m512 b = _mm512_maskz_loadu_ps(lanes, bound + j);
-      __m512 k = _mm512_maskz_loadu_ps(lanes, scale + j);
+    std::size_t j = 0;
+    for (; j + 16 <= stride; j += 16) {
+      const __m512 top = _mm512_set1_ps(static_cast<float>(Quantiser::codes_per_piece - 1));
+      const __m512i piece_codes = _mm512_set1_epi32(Quantiser::codes_per_piece);
+      const __m512 x = _mm512_loadu_ps(row + j);
+      const __m512 b1 = _mm512_loadu_ps(bound + stride + j);
+      const __m512 b2 = _mm512_loadu_ps(bound + 2 * stride + j);
+      const __m512 b3 = _mm512_loadu_ps(bound + 3 * stride + j);
+      const __mmask16 ge1 = _mm512_cmp_ps_mask(x, b1, _CMP_GE_OQ);
+      const __mmask16 ge2 = _mm512_cmp_ps_mask(x, b2, _CMP_GE_OQ);
+      const __mmask16 ge3 = _mm512_cmp_ps_mask(x, b3, _CMP_GE_OQ);
+      __m512 b = _mm512_loadu_ps(bound + j);
+      __m512 k = _mm512_loadu_ps(scale + j);
       b = _mm512_mask_blend_ps(ge1, b, b1);
-      k = _mm512_mask_mov_ps(k, ge1, _mm512_maskz_loadu_ps(lanes, scale + stride + j));
+      k = _mm512_mask_loadu_ps(k, ge1, scale + stride + j);
       b = _mm512_mask_blend_ps(ge2, b, b2);
-      k = _mm512_mask_mov_ps(k, ge2, _mm512_maskz_loadu_ps(lanes, scale + 2 * stride + j));
+      k = _mm512_mask_loadu_ps(k, ge2, scale + 2 * stride + j);
       b = _mm512_mask_blend_ps(ge3, b, b3);
-      k = _mm512_mask_mov_ps(k, ge3, _mm512_maskz_loadu_ps(lanes, scale + 3 * stride + j));
+      k = _mm512_mask_loadu_ps(k, ge3, scale + 3 * stride + j);
       // max(t, 0) first: a NaN t (inf * 0) becomes 0. (The maskz forms: GCC 12 warns about the
       // undefined pass-through operand of the plain ones.)
       const __m512 t = _mm512_maskz_min_ps(
-          lanes, _mm512_maskz_max_ps(lanes, _mm512_mul_ps(_mm512_sub_ps(x, b), k), zero), top);
+          0xFFFF, _mm512_maskz_max_ps(0xFFFF, _mm512_mul_ps(_mm512_sub_ps(x, b), k), _mm512_setzero_ps()),
+          top);
       // + 32 per bound passed.
-      __m512i code = _mm512_maskz_cvttps_epi32(lanes, t);
+      __m512i code = _mm512_maskz_cvttps_epi32(0xFFFF, t);
       code = _mm512_mask_add_epi32(code, ge1, code, piece_codes);
       code = _mm512_mask_add_epi32(code, ge2, code, piece_codes);
       code = _mm512_mask_add_epi32(code, ge3, code, piece_codes);
-      _mm512_mask_cvtepi32_storeu_epi8(bytes + j, lanes, code);
+      _mm512_mask_cvtepi32_storeu_epi8(bytes + j, 0xFFFF, code);
+      above_median |= static_cast<std::uint32_t>(ge2) << j;
+    }
+    if (j < stride) {  // the last 8 (stride is a multiple of 8)
+      const __m256 top = _mm256_set1_ps(static_cast<float>(Quantiser::codes_per_piece - 1));
+      const __m256i piece_codes = _mm256_set1_epi32(Quantiser::codes_per_piece);
+      const __m256 x = _mm256_loadu_ps(row + j);
+      const __m256 b1 = _mm256_loadu_ps(bound + stride + j);
+      const __m256 b2 = _mm256_loadu_ps(bound + 2 * stride + j);
+      const __m256 b3 = _mm256_loadu_ps(bound + 3 * stride + j);
+      const __mmask8 ge1 = _mm256_cmp_ps_mask(x, b1, _CMP_GE_OQ);
+      const __mmask8 ge2 = _mm256_cmp_ps_mask(x, b2, _CMP_GE_OQ);
+      const __mmask8 ge3 = _mm256_cmp_ps_mask(x, b3, _CMP_GE_OQ);
+      __m256 b = _mm256_loadu_ps(bound + j);
+      __m256 k = _mm256_loadu_ps(scale + j);
+      b = _mm256_mask_blend_ps(ge1, b, b1);
+      k = _mm256_mask_loadu_ps(k, ge1, scale + stride + j);
+      b = _mm256_mask_blend_ps(ge2, b, b2);
+      k = _mm256_mask_loadu_ps(k, ge2, scale + 2 * stride + j);
+      b = _mm256_mask_blend_ps(ge3, b, b3);
+      k = _mm256_mask_loadu_ps(k, ge3, scale + 3 * stride + j);
+      const __m256 t =
+          _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_sub_ps(x, b), k), _mm256_setzero_ps()), top);
+      __m256i code = _mm256_cvttps_epi32(t);
+      code = _mm256_mask_add_epi32(code, ge1, code, piece_codes);
+      code = _mm256_mask_add_epi32(code, ge2, code, piece_codes);
+      code = _mm256_mask_add_epi32(code, ge3, code, piece_codes);
+      _mm256_mask_cvtepi32_storeu_epi8(bytes + j, 0xFF, code);
       above_median |= static_cast<std::uint32_t>(ge2) << j;
     }
     const Mask columns = full_mask(s.d);
-    for (std::size_t j = static_cast<std::size_t>(s.d); j < stride; ++j) bytes[j] = 0;
+    for (std::size_t c = static_cast<std::size_t>(s.d); c < stride; ++c) bytes[c] = 0;
     if (q.field_bits == 8) {
       std::memcpy(words, bytes, static_cast<std::size_t>(q.words) * 8);
     } else {
@@ -262,7 +290,7 @@ struct Ops<Avx512Isa> {
 
   // 8 words per register (Words = 1: eight points, 2: four, 4: two) and four registers per
   // step, whose compares land in mask registers: one kortest skips a step where no point passed.
-  // The last step loads only the words that exist (masked loads, no read past the end).
+  // The rest goes one register at a time with masked loads (no read past the end).
   template <int Words, class Test>
   static bool for_each_candidate(const std::uint64_t* codes, std::size_t begin, std::size_t count,
                                  const Probe& p, const Quantiser& q, Test&& test) {
@@ -303,28 +331,24 @@ struct Ops<Avx512Isa> {
         if (test(at + static_cast<std::size_t>(std::countr_zero(pass)))) return true;
       return false;
     };
-    // Lanes holding the first `words` words of a register (none when words <= 0).
-    const auto lanes_for = [](std::ptrdiff_t words) {
-      return static_cast<__mmask8>(words >= 8 ? 0xFFu : words <= 0 ? 0u : (1u << words) - 1);
-    };
-    for (std::size_t k = 0; k < count; k += per_step) {
+    std::size_t k = 0;
+    for (; k + per_step <= count; k += per_step) {
       const std::size_t at = begin + k;
-      __mmask8 l0 = 0xFF, l1 = 0xFF, l2 = 0xFF, l3 = 0xFF;
-      if (count - k < per_step) {
-        const auto words = static_cast<std::ptrdiff_t>((count - k) * Words);
-        l0 = lanes_for(words);
-        l1 = lanes_for(words - 8);
-        l2 = lanes_for(words - 16);
-        l3 = lanes_for(words - 24);
-      }
-      const __mmask8 c0 = words_ok(at, l0);
-      const __mmask8 c1 = words_ok(at + per_register, l1);
-      const __mmask8 c2 = words_ok(at + 2 * per_register, l2);
-      const __mmask8 c3 = words_ok(at + 3 * per_register, l3);
+      const __mmask8 c0 = words_ok(at, 0xFF);
+      const __mmask8 c1 = words_ok(at + per_register, 0xFF);
+      const __mmask8 c2 = words_ok(at + 2 * per_register, 0xFF);
+      const __mmask8 c3 = words_ok(at + 3 * per_register, 0xFF);
       if (_kortestz_mask8_u8(_kor_mask8(c0, c1), _kor_mask8(c2, c3))) continue;
       const std::uint32_t pass = points_ok(c0) | points_ok(c1) << per_register |
                                  points_ok(c2) << (2 * per_register) | points_ok(c3) << (3 * per_register);
       if (visit(at, pass)) return true;
+    }
+    // The rest one register at a time, loading only the words that exist.
+    for (; k < count; k += per_register) {
+      const std::size_t words = (count - k) * Words;
+      const auto lanes = static_cast<__mmask8>(words >= 8 ? 0xFFu : (1u << words) - 1);
+      const std::uint32_t pass = points_ok(words_ok(begin + k, lanes));
+      if (pass != 0 && visit(begin + k, pass)) return true;
     }
     return false;
   }

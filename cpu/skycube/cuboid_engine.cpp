@@ -8,17 +8,16 @@
 #include "cpu/simd/isa.hpp"
 
 namespace sextant::cpu::detail {
-namespace {
 
-const CuboidKernels& kernels_for_this_cpu() {
-  static const CuboidKernels kernels = dispatch_isa([](auto isa) { return cuboid_kernels<decltype(isa)>(); });
+const CuboidKernels& best_cuboid_kernels() {
+  static const CuboidKernels kernels =
+      dispatch_isa_avx512([](auto isa) { return cuboid_kernels<decltype(isa)>(); });
   return kernels;
 }
 
-}  // namespace
-
 void CuboidEngine::run(const Dataset& data, CandidateList candidates, Mask mask, bool classify, int threads,
-                       std::vector<PointId>& skyline, std::vector<PointId>& extended_only) {
+                       std::vector<PointId>& skyline, std::vector<PointId>& extended_only,
+                       const CuboidKernels& kernels) {
   skyline.clear();
   extended_only.clear();
   const std::size_t m = candidates.size();
@@ -38,7 +37,6 @@ void CuboidEngine::run(const Dataset& data, CandidateList candidates, Mask mask,
     part.survival = 1.0;
   }
 
-  const CuboidKernels& kernels = kernels_for_this_cpu();
   if (team == 1) {
     run_tiles(parts_[0], kernels);
   } else {

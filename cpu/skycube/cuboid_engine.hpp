@@ -1,7 +1,7 @@
-// The CPU cuboid algorithm behind SequentialCuboidCpu, ParallelCuboidCpu and
-// ExtendedSkylineCpu: a Hybrid-style (Chester et al., ICDE 2015) tiled skyline over one subspace
-// with mask and code tests before SIMD dominance tests (see cuboid_state.hpp). An engine keeps
-// its buffers between runs, so a hook that computes many cuboids allocates only while they grow.
+// The CPU cuboid algorithm behind the cuboid hooks (cuboid_cpu.hpp) and ExtendedSkylineCpu: a Hybrid-style
+// (Chester et al., ICDE 2015) tiled skyline over one subspace with mask and code tests before SIMD dominance
+// tests (see cuboid_state.hpp). An engine keeps its buffers between runs, so a hook that computes many
+// cuboids allocates only while they grow.
 #pragma once
 
 #include <memory>
@@ -13,14 +13,20 @@
 
 namespace sextant::cpu::detail {
 
+// The kernels for the best instruction set allowed here (cpu::dispatch_isa_avx512), for code
+// outside the scheduler. Throws Error for an invalid SEXTANT_SIMD.
+const CuboidKernels& best_cuboid_kernels();
+
 class CuboidEngine {
  public:
   // classify = true: skyline = S_δ(candidates), extended_only = S+_δ \ S_δ.
   // classify = false: skyline = S+_δ(candidates) (not strictly dominated), extended_only empty.
   // Both lists ascending. `threads` > 1 splits the work over an OpenMP team (see
-  // cuboid_state.hpp: interleaved partitions, then a cross phase).
+  // cuboid_state.hpp: interleaved partitions, then a cross phase). `kernels`: the instantiation
+  // for one instruction set (cuboid_kernels<Isa>(), the caller checks cpu::allowed<Isa>()).
   void run(const Dataset& data, CandidateList candidates, Mask mask, bool classify, int threads,
-           std::vector<PointId>& skyline, std::vector<PointId>& extended_only);
+           std::vector<PointId>& skyline, std::vector<PointId>& extended_only,
+           const CuboidKernels& kernels = best_cuboid_kernels());
 
  private:
   void run_tiles(CuboidState& part, const CuboidKernels& kernels);

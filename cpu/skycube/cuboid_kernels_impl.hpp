@@ -1,7 +1,8 @@
 // The hot loops of the CPU cuboid algorithm (see cuboid_state.hpp), as templates over the ISA.
-// Included only by cuboid_kernels_avx2.cpp (compiled with AVX2 flags) and
-// cuboid_kernels_scalar.cpp; every helper is a template over Isa so that no inline function is
-// shared between the two translation units. No allocation here: buffers are sized by the driver.
+// Included only by cuboid_kernels_<isa>.cpp (scalar; AVX2 and AVX-512, each compiled with its
+// flags); every helper is a template over Isa so that no inline function is shared between the
+// translation units (tests/cpu/isa_symbols.sh checks it). No allocation here: buffers are sized by the
+// driver.
 #pragma once
 
 #include <bit>
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <type_traits>
 
 #include "cpu/simd/dominance.hpp"
 #include "cpu/skycube/cuboid_state.hpp"
@@ -193,9 +195,201 @@ struct Ops<Avx2Isa> {
 };
 #endif
 
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
+template <>
+struct Ops<Avx512Isa> {
+  // 16 columns per step (8 for the last 8 of the padded row, in 256-bit registers: Zen 4 splits
+  // 512-bit operations, so half-empty ones would cost double): the bound compares go straight to
+  // mask registers, which select the piece, count it and give the below-median mask; vpmovdb
+  // narrows the codes to bytes.
+  static std::uint32_t encode(const float* row, const SortedCandidates& s, std::uint64_t* words) noexcept {
+    const Quantiser& q = s.quantiser;
+    const auto stride = static_cast<std::size_t>(s.stride);
+    const float* bound = q.bound.data();
+    const float* scale = q.scale.data();
+    std::uint32_t above_median = 0;
+    alignas(64) std::uint8_t bytes[32] = {};
+    std::size_t j = 0;
+    for (; j + 16 <= stride; j += 16) {
+      const __m512 top = _mm512_set1_ps(static_cast<float>(Quantiser::codes_per_piece - 1));
+      const __m512i piece_codes = _mm512_set1_epi32(Quantiser::codes_per_piece);
+      const __m512 x = _mm512_loadu_ps(row + j);
+      const __m512 b1 = _mm512_loadu_ps(bound + stride + j);
+      const __m512 b2 = _mm512_loadu_ps(bound + 2 * stride + j);
+      const __m512 b3 = _mm512_loadu_ps(bound + 3 * stride + j);
+      const __mmask16 ge1 = _mm512_cmp_ps_mask(x, b1, _CMP_GE_OQ);
+      const __mmask16 ge2 = _mm512_cmp_ps_mask(x, b2, _CMP_GE_OQ);
+      const __mmask16 ge3 = _mm512_cmp_ps_mask(x, b3, _CMP_GE_OQ);
+      __m512 b = _mm512_loadu_ps(bound + j);
+      __m512 k = _mm512_loadu_ps(scale + j);
+      b = _mm512_mask_blend_ps(ge1, b, b1);
+      k = _mm512_mask_loadu_ps(k, ge1, scale + stride + j);
+      b = _mm512_mask_blend_ps(ge2, b, b2);
+      k = _mm512_mask_loadu_ps(k, ge2, scale + 2 * stride + j);
+      b = _mm512_mask_blend_ps(ge3, b, b3);
+      k = _mm512_mask_loadu_ps(k, ge3, scale + 3 * stride + j);
+      // max(t, 0) first: a NaN t (inf * 0) becomes 0. (The maskz forms: GCC 12 warns about the
+      // undefined pass-through operand of the plain ones.)
+      const __m512 t = _mm512_maskz_min_ps(
+          0xFFFF, _mm512_maskz_max_ps(0xFFFF, _mm512_mul_ps(_mm512_sub_ps(x, b), k), _mm512_setzero_ps()),
+          top);
+      // + 32 per bound passed.
+      __m512i code = _mm512_maskz_cvttps_epi32(0xFFFF, t);
+      code = _mm512_mask_add_epi32(code, ge1, code, piece_codes);
+      code = _mm512_mask_add_epi32(code, ge2, code, piece_codes);
+      code = _mm512_mask_add_epi32(code, ge3, code, piece_codes);
+      _mm512_mask_cvtepi32_storeu_epi8(bytes + j, 0xFFFF, code);
+      above_median |= static_cast<std::uint32_t>(ge2) << j;
+    }
+    if (j < stride) {  // the last 8 (stride is a multiple of 8)
+      const __m256 top = _mm256_set1_ps(static_cast<float>(Quantiser::codes_per_piece - 1));
+      const __m256i piece_codes = _mm256_set1_epi32(Quantiser::codes_per_piece);
+      const __m256 x = _mm256_loadu_ps(row + j);
+      const __m256 b1 = _mm256_loadu_ps(bound + stride + j);
+      const __m256 b2 = _mm256_loadu_ps(bound + 2 * stride + j);
+      const __m256 b3 = _mm256_loadu_ps(bound + 3 * stride + j);
+      const __mmask8 ge1 = _mm256_cmp_ps_mask(x, b1, _CMP_GE_OQ);
+      const __mmask8 ge2 = _mm256_cmp_ps_mask(x, b2, _CMP_GE_OQ);
+      const __mmask8 ge3 = _mm256_cmp_ps_mask(x, b3, _CMP_GE_OQ);
+      __m256 b = _mm256_loadu_ps(bound + j);
+      __m256 k = _mm256_loadu_ps(scale + j);
+      b = _mm256_mask_blend_ps(ge1, b, b1);
+      k = _mm256_mask_loadu_ps(k, ge1, scale + stride + j);
+      b = _mm256_mask_blend_ps(ge2, b, b2);
+      k = _mm256_mask_loadu_ps(k, ge2, scale + 2 * stride + j);
+      b = _mm256_mask_blend_ps(ge3, b, b3);
+      k = _mm256_mask_loadu_ps(k, ge3, scale + 3 * stride + j);
+      const __m256 t =
+          _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_sub_ps(x, b), k), _mm256_setzero_ps()), top);
+      __m256i code = _mm256_cvttps_epi32(t);
+      code = _mm256_mask_add_epi32(code, ge1, code, piece_codes);
+      code = _mm256_mask_add_epi32(code, ge2, code, piece_codes);
+      code = _mm256_mask_add_epi32(code, ge3, code, piece_codes);
+      _mm256_mask_cvtepi32_storeu_epi8(bytes + j, 0xFF, code);
+      above_median |= static_cast<std::uint32_t>(ge2) << j;
+    }
+    const Mask columns = full_mask(s.d);
+    for (std::size_t c = static_cast<std::size_t>(s.d); c < stride; ++c) bytes[c] = 0;
+    if (q.field_bits == 8) {
+      std::memcpy(words, bytes, static_cast<std::size_t>(q.words) * 8);
+    } else {
+      // 5-bit fields of the top 4 code bits (d <= 12): pext gathers bits 3..6 of every byte,
+      // pdep spreads them to fields 0, 5, 10, ...
+      std::uint64_t lo = 0;
+      std::uint32_t hi = 0;
+      std::memcpy(&lo, bytes, 8);
+      std::memcpy(&hi, bytes + 8, 4);
+      constexpr std::uint64_t fields = 0x07BDEF7BDEF7BDEFull;  // the low 4 bits of 12 5-bit fields
+      const std::uint64_t nibbles =
+          _pext_u64(lo, 0x7878787878787878ull) | std::uint64_t{_pext_u32(hi, 0x78787878u)} << 32;
+      words[0] = _pdep_u64(nibbles, fields);
+    }
+    return ~above_median & columns;
+  }
+  static std::uint32_t pext(std::uint32_t x, std::uint32_t m) noexcept { return _pext_u32(x, m); }
+
+  // 8 words per register (Words = 1: eight points, 2: four, 4: two) and four registers per
+  // step, whose compares land in mask registers: one kortest skips a step where no point passed.
+  // The rest goes one register at a time with masked loads (no read past the end).
+  template <int Words, class Test>
+  static bool for_each_candidate(const std::uint64_t* codes, std::size_t begin, std::size_t count,
+                                 const Probe& p, const Quantiser& q, Test&& test) {
+    constexpr std::size_t per_register = 8 / Words;
+    constexpr std::size_t per_step = 4 * per_register;
+    __m512i ph;
+    __m512i g;
+    if constexpr (Words == 1) {
+      ph = _mm512_set1_epi64(static_cast<long long>(p.codes[0] | q.high));
+      g = _mm512_set1_epi64(static_cast<long long>(q.guard[0]));
+    } else if constexpr (Words == 2) {
+      const __m128i p2 = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p.codes)),
+                                      _mm_set1_epi64x(static_cast<long long>(q.high)));
+      ph = _mm512_maskz_broadcast_i64x2(0xFF, p2);
+      g = _mm512_maskz_broadcast_i64x2(0xFF,
+                                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(q.guard.data())));
+    } else {
+      const __m256i p4 = _mm256_or_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p.codes)),
+                                         _mm256_set1_epi64x(static_cast<long long>(q.high)));
+      ph = _mm512_maskz_broadcast_i64x4(0xFF, p4);
+      g = _mm512_maskz_broadcast_i64x4(0xFF,
+                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q.guard.data())));
+    }
+    // One bit per 64-bit word whose δ fields all passed.
+    const auto words_ok = [&](std::size_t point, __mmask8 lanes) {
+      const __m512i qv = _mm512_maskz_loadu_epi64(lanes, codes + point * Words);
+      return _mm512_mask_cmpeq_epi64_mask(lanes, _mm512_and_si512(_mm512_sub_epi64(ph, qv), g), g);
+    };
+    // One bit per point of a register whose words all passed.
+    const auto points_ok = [](__mmask8 ok) {
+      const auto b = static_cast<std::uint32_t>(ok);
+      if constexpr (Words == 1) return b;
+      if constexpr (Words == 2) return _pext_u32(b & (b >> 1), 0x55u);
+      if constexpr (Words == 4) return static_cast<std::uint32_t>((b & 15u) == 15u) | ((b >> 4) == 15u) << 1;
+    };
+    const auto visit = [&](std::size_t at, std::uint32_t pass) {
+      for (; pass != 0; pass &= pass - 1)
+        if (test(at + static_cast<std::size_t>(std::countr_zero(pass)))) return true;
+      return false;
+    };
+    std::size_t k = 0;
+    for (; k + per_step <= count; k += per_step) {
+      const std::size_t at = begin + k;
+      const __mmask8 c0 = words_ok(at, 0xFF);
+      const __mmask8 c1 = words_ok(at + per_register, 0xFF);
+      const __mmask8 c2 = words_ok(at + 2 * per_register, 0xFF);
+      const __mmask8 c3 = words_ok(at + 3 * per_register, 0xFF);
+      if (_kortestz_mask8_u8(_kor_mask8(c0, c1), _kor_mask8(c2, c3))) continue;
+      const std::uint32_t pass = points_ok(c0) | points_ok(c1) << per_register |
+                                 points_ok(c2) << (2 * per_register) | points_ok(c3) << (3 * per_register);
+      if (visit(at, pass)) return true;
+    }
+    // The rest one register at a time, loading only the words that exist.
+    for (; k < count; k += per_register) {
+      const std::size_t words = (count - k) * Words;
+      const auto lanes = static_cast<__mmask8>(words >= 8 ? 0xFFu : (1u << words) - 1);
+      const std::uint32_t pass = points_ok(words_ok(begin + k, lanes));
+      if (pass != 0 && visit(begin + k, pass)) return true;
+    }
+    return false;
+  }
+};
+#endif
+
 // One DT of q against p; updates the verdict. Returns true when p is strictly dominated.
 template <class Isa, bool Classify>
 inline bool dominance_step(const float* q, const Probe& p, Verdict& v) noexcept {
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
+  if constexpr (std::is_same_v<Isa, Avx512Isa>) {
+    // δ's columns are the lane mask of the loads and compares: no column outside δ is read and
+    // the masks need no trimming. Strict dominance is lt on every column of δ; dominance is le
+    // on every column and lt on some.
+    Mask le = 0;
+    Mask lt = 0;
+    if (p.d <= 8) {
+      const auto lanes = static_cast<__mmask8>(p.mask);
+      const __m256 vq = _mm256_maskz_loadu_ps(lanes, q);
+      const __m256 vp = _mm256_maskz_loadu_ps(lanes, p.row);
+      lt = _mm256_mask_cmp_ps_mask(lanes, vq, vp, _CMP_LT_OQ);
+      if constexpr (Classify) le = _mm256_mask_cmp_ps_mask(lanes, vq, vp, _CMP_LE_OQ);
+    } else {
+      for (int j = 0; j < p.d; j += 16) {
+        const auto lanes = static_cast<__mmask16>(p.mask >> j);
+        const __m512 vq = _mm512_maskz_loadu_ps(lanes, q + j);
+        const __m512 vp = _mm512_maskz_loadu_ps(lanes, p.row + j);
+        lt |= static_cast<Mask>(_mm512_mask_cmp_ps_mask(lanes, vq, vp, _CMP_LT_OQ)) << j;
+        if constexpr (Classify)
+          le |= static_cast<Mask>(_mm512_mask_cmp_ps_mask(lanes, vq, vp, _CMP_LE_OQ)) << j;
+      }
+    }
+    if (lt == p.mask) {
+      v = Verdict::excluded;
+      return true;
+    }
+    if constexpr (Classify)
+      if (le == p.mask && lt != 0) v = Verdict::extended;
+    return false;
+  }
+#endif
   const DominanceMasks m = Dominance<Isa>::compare(q, p.row, p.d);
   const Mask le = m.le & p.mask;
   const Mask eq = m.eq & p.mask;

@@ -214,7 +214,7 @@ struct CuboidState {
   double survival = 1.0;  // witnesses per point in the last tile
 };
 
-// The hot loops, one instantiation per ISA (cuboid_kernels_avx2.cpp, cuboid_kernels_scalar.cpp).
+// The hot loops, one instantiation per ISA (cuboid_kernels_{scalar,avx2,avx512}.cpp).
 // phase1 / phase2 take local indices inside the current tile. cross checks the points at sorted
 // positions [begin, end) that are not excluded against the confirmed sets of the partitions
 // they are not in, updating `verdicts` (indexed by candidate position); parts[scratch] lends its

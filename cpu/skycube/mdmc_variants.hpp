@@ -8,19 +8,11 @@
 
 #include "cpu/simd/isa.hpp"
 #include "cpu/skycube/mdmc_cpu.hpp"
-#include "templates/skycube/offers.hpp"
 
 namespace sextant::skycube {
 
 using MdmcCpuVariants = std::tuple<MdmcCpuOn<cpu::Avx512Isa>,  //
                                    MdmcCpuOn<cpu::Avx2Isa>,    //
                                    MdmcCpuOn<cpu::ScalarIsa>>;
-
-// Offers for mdmc_on_devices: a fresh hook per worker for every registered variant.
-inline auto mdmc_cpu_offers() {
-  return []<class... Hooks>(std::tuple<Hooks...>*) {
-    return std::tuple{Offer{[](int) { return Hooks{}; }, Hooks::can_run()}...};
-  }(static_cast<MdmcCpuVariants*>(nullptr));
-}
 
 }  // namespace sextant::skycube

@@ -12,7 +12,7 @@
 
 #include "core/dataset.hpp"
 #include "core/error.hpp"
-#include "cpu/skycube/cuboid_cpu.hpp"
+#include "cpu/skycube/cuboid_variants.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
 #include "cpu/skycube/mdmc_variants.hpp"
 #include "cpu/skycube/quad_tree_cpu.hpp"
@@ -43,20 +43,6 @@ inline scheduler::ThroughputModelPolicy mdmc_range_policy() {
   return p;
 }
 
-// SDSC's CPU hook per worker: an OpenMP team on the worker's core group.
-inline auto sdsc_cpu_offers(const scheduler::SchedulerTeam& team) {
-  return std::tuple{Offer{[&team](int worker) {
-                            cpu::ParallelCuboidCpu hook;
-                            hook.threads = team.threads(worker);
-                            return hook;
-                          },
-                          true}};
-}
-
-inline auto stsc_cpu_offers() {
-  return std::tuple{Offer{[](int) { return cpu::SequentialCuboidCpu{}; }, true}};
-}
-
 }  // namespace detail
 
 // OpenMP threads for the serial phases on the CPU: the cores the run's workers own, at most the
@@ -81,20 +67,22 @@ SkycubeResult skycube_on_scheduler(const Dataset& data, TemplateKind kind, int m
       auto team = on(scheduler::TeamMode::cpu_only);
       return std::apply(
           [&](auto... o) { return stsc_on_devices(data, max_level, extended, team, host, o...); },
-          detail::stsc_cpu_offers());
+          offers_of<cpu::SequentialCuboidCpuVariants>());
     }
     case TemplateKind::sdsc: {
       auto team = on(scheduler::TeamMode::all_workers);
       return std::apply(
           [&](auto... o) { return sdsc_on_devices(data, max_level, extended, team, host, o...); },
-          std::tuple_cat(detail::sdsc_cpu_offers(team), more.sdsc(team)));
+          std::tuple_cat(offers_of<cpu::ParallelCuboidCpuVariants>(
+                             [&team](auto& hook, int worker) { hook.threads = team.threads(worker); }),
+                         more.sdsc(team)));
     }
     case TemplateKind::mdmc: {
       auto team = on(scheduler::TeamMode::all_workers);
       team.range_policy = detail::mdmc_range_policy();
       return std::apply(
           [&](auto... o) { return mdmc_on_devices(data, max_level, extended, tree, team, host, o...); },
-          std::tuple_cat(mdmc_cpu_offers(), more.mdmc(team)));
+          std::tuple_cat(offers_of<MdmcCpuVariants>(), more.mdmc(team)));
     }
     case TemplateKind::reference:
     case TemplateKind::automatic:

@@ -25,6 +25,28 @@ struct Offer {
 template <class Make>
 Offer(Make, bool) -> Offer<Make>;
 
+namespace detail {
+struct LeaveAsMade {
+  template <class Hook>
+  void operator()(Hook&, int) const {}
+};
+}  // namespace detail
+
+// One offer per hook type of a registration list (a std::tuple of hook types with a static
+// can_run(), e.g. cpu/skycube/mdmc_variants.hpp): each worker gets a fresh hook, passed to
+// configure(hook, worker) first (e.g. to give it the worker's cores).
+template <class Variants, class Configure = detail::LeaveAsMade>
+auto offers_of(Configure configure = {}) {
+  return [&configure]<class... Hooks>(std::tuple<Hooks...>*) {
+    return std::tuple{Offer{[configure](int worker) {
+                              Hooks hook{};
+                              configure(hook, worker);
+                              return hook;
+                            },
+                            Hooks::can_run()}...};
+  }(static_cast<Variants*>(nullptr));
+}
+
 // The hooks of a list of offers, one slot per (offer, worker), made on first use by each worker.
 template <class... Makes>
 class OfferedHooks {

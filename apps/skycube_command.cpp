@@ -10,6 +10,7 @@
 #include "apps/progress.hpp"
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
+#include "cpu/skycube/omp_team.hpp"
 #include "datagen/binary.hpp"
 #include "datagen/skyline_generator.hpp"
 #include "scheduler/counters.hpp"
@@ -39,17 +40,20 @@ Dataset load_input(const Arguments& args, PhaseTimes& phases) {
   return data;
 }
 
-void write_cube(const std::string& output, const std::string& format, const skycube::HashCube& cube) {
+void write_cube(const std::string& output, const std::string& format, const skycube::HashCube& cube,
+                int threads) {
   const bool binary = format == "binary";
   if (binary && output == "-")
     throw Error::argument("--output", output, "a file name", "binary output needs a file");
+  // The text is formatted on every core the run may use.
+  cpu::OmpTeam text_team(threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency()));
   write_output(
       output,
       [&](std::ostream& out) {
         if (binary)
           cube.save(out);
         else
-          skycube::write_skycube_text(out, cube);
+          skycube::write_skycube_text(out, cube, text_team);
       },
       binary);
 }
@@ -90,24 +94,26 @@ void print_device_report(const skycube::SkycubeResult& result, bool wanted) {
 }  // namespace
 
 int skycube_command(int argc, char** argv) {
-  Arguments args("skycube",
-                 {
-                     {"input", "F", "dataset: CSV (optional header, trailing comma ok) or Sextant binary"},
-                     {"generate", "DIST:N:D[:SEED]", "generate the dataset instead, e.g. anti:100000:8:1"},
-                     {"prefer", "min,max,...", "per-column preference (default: smaller is better everywhere)"},
-                     {"template", "T", "reference|stsc|sdsc|mdmc|auto (default auto)"},
-                     {"devices", "LIST",
-                      "all|cpu|gpu0,gpu1|numa0,...: run on these devices through the scheduler (default: "
-                      "the CPU's threads, no scheduler)"},
-                     {"counters", "EVENTS", "PAPI events on every CPU worker, e.g. PAPI_TOT_INS,PAPI_L2_TCM"},
-                     {"report", "", "print the per-device table (workers, tasks, items, busy time, share, "
-                                    "counters) on stderr"},
-                     {"threads", "T", "CPU threads (default: every core)"},
-                     {"max-level", "L", "partial skycube: subspaces of at most L columns (default d)"},
-                     {"output", "F", "where to write the skycube ('-' = stdout, text only)"},
-                     {"format", "text|binary", "text: one line per subspace; binary: the HashCube (default text)"},
-                     {"help", "", "this text"},
-                 });
+  Arguments args(
+      "skycube",
+      {
+          {"input", "F", "dataset: CSV (optional header, trailing comma ok) or Sextant binary"},
+          {"generate", "DIST:N:D[:SEED]", "generate the dataset instead, e.g. anti:100000:8:1"},
+          {"prefer", "min,max,...", "per-column preference (default: smaller is better everywhere)"},
+          {"template", "T", "reference|stsc|sdsc|mdmc|auto (default auto)"},
+          {"devices", "LIST",
+           "all|cpu|gpu0,gpu1|numa0,...: run on these devices through the scheduler (default: "
+           "cpu, every core)"},
+          {"counters", "EVENTS", "PAPI events on every CPU worker, e.g. PAPI_TOT_INS,PAPI_L2_TCM"},
+          {"report", "",
+           "print the per-device table (workers, tasks, items, busy time, share, "
+           "counters) on stderr"},
+          {"threads", "T", "CPU threads (default: every core)"},
+          {"max-level", "L", "partial skycube: subspaces of at most L columns (default d)"},
+          {"output", "F", "where to write the skycube ('-' = stdout, text only)"},
+          {"format", "text|binary", "text: one line per subspace; binary: the HashCube (default text)"},
+          {"help", "", "this text"},
+      });
   args.parse(argc, argv, 2);
   if (args.has("help")) {
     std::fputs(args.usage().c_str(), stdout);
@@ -138,7 +144,7 @@ int skycube_command(int argc, char** argv) {
   for (const auto& p : result.phases.phases()) phases.add(p.name, p.seconds);
 
   Stopwatch sw;
-  write_cube(output, format, result.cube);
+  write_cube(output, format, result.cube, options.threads);
   phases.add("write", sw.seconds());
   const std::string times = format_phases(phases);
   std::fprintf(stderr,

@@ -1,5 +1,6 @@
 #include "templates/skycube/skycube_text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <istream>
@@ -50,25 +51,44 @@ struct Header {
 
 }  // namespace
 
-void write_skycube_text(std::ostream& out, const HashCube& cube) {
+void write_skycube_text(std::ostream& out, const HashCube& cube, TeamRef team) {
   if (cube.dims() == 0)
     throw Error(ErrorKind::bad_argument, "write_skycube_text: the cube is empty (default-constructed)");
   out << header_prefix << " d=" << cube.dims() << " n=" << cube.point_count()
       << " max_level=" << cube.max_level() << '\n';
-  std::string line;
-  for (Mask m = 1; m <= full_mask(cube.dims()); ++m) {
-    if (!cube.computed(m)) continue;
-    const std::vector<PointId> ids = cube.skyline(m);
-    line.clear();
-    append_number(line, m);
-    line += ' ';
-    append_number(line, ids.size());
-    for (const PointId id : ids) {
-      line += ' ';
-      append_number(line, id);
+  // The lines of masks [first, last] into `text`.
+  const auto format = [&cube](Mask first, Mask last, std::string& text) {
+    text.clear();
+    for (Mask m = first; m <= last; ++m) {
+      if (!cube.computed(m)) continue;
+      const std::vector<PointId> ids = cube.skyline(m);
+      append_number(text, m);
+      text += ' ';
+      append_number(text, ids.size());
+      for (const PointId id : ids) {
+        text += ' ';
+        append_number(text, id);
+      }
+      text += '\n';
     }
-    line += '\n';
-    out.write(line.data(), static_cast<std::streamsize>(line.size()));
+  };
+  // Blocks of masks that share a HashCube word are formatted on the team's workers, a round of
+  // blocks at a time, and written in order: the memory held is one round's text.
+  constexpr Mask block = 32;
+  const Mask last = full_mask(cube.dims());
+  const std::size_t blocks = static_cast<std::size_t>(last / block) + 1;
+  const std::size_t round = 8 * static_cast<std::size_t>(std::max(team.workers(), 1));
+  std::vector<std::string> texts(std::min(blocks, round));
+  for (std::size_t first = 0; first < blocks; first += round) {
+    const std::size_t count = std::min(round, blocks - first);
+    team.run_tasks(count, [&](std::size_t k, int) {
+      const std::size_t begin = std::max<std::size_t>(1, (first + k) * block);
+      const std::size_t end = std::min<std::size_t>(last, (first + k + 1) * block - 1);
+      format(static_cast<Mask>(begin), static_cast<Mask>(end), texts[k]);
+    });
+    for (std::size_t k = 0; k < count; ++k)
+      out.write(texts[k].data(), static_cast<std::streamsize>(texts[k].size()));
+    if (!out) break;
   }
   if (!out) throw Error(ErrorKind::io, "write_skycube_text: writing the skycube failed (disk full?)");
 }

@@ -16,8 +16,9 @@
 
 namespace sextant::skycube {
 
-// Throws Error (io) when the stream fails.
-void write_skycube_text(std::ostream& out, const HashCube& cube);
+// Subspaces are formatted on the workers of `team` and written in order (the same bytes for any
+// team). Throws Error (io) when the stream fails.
+void write_skycube_text(std::ostream& out, const HashCube& cube, TeamRef team = {});
 
 // Parses the format above strictly: the header is required before the first subspace line
 // and every computed subspace must appear exactly once, in order. Errors name origin:line.

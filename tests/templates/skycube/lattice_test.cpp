@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "support/random_data.hpp"
+#include "support/thread_team.hpp"
 #include "templates/skycube/hash_cube.hpp"
 #include "templates/skycube/skycube_text.hpp"
 
@@ -140,6 +141,25 @@ TEST(SkycubeText, RoundTrips) {
   EXPECT_EQ(lattice.skyline(1), (std::vector<PointId>{0, 2}));
   EXPECT_TRUE(lattice.skyline(2).empty());
   EXPECT_EQ(lattice.skyline(3), (std::vector<PointId>{1}));
+}
+
+// The text is formatted in blocks of masks on the team's workers: the same bytes for any team,
+// including d where the last block is partial and partial cubes that skip masks.
+TEST(SkycubeText, SameTextOnAnyTeam) {
+  for (int d : {3, 7, 11}) {  // 1, 4 and 64 blocks: several rounds
+    for (int max_level : {2, d}) {
+      const HashCube cube =
+          random_lattice(d, 40, max_level, static_cast<std::uint64_t>(d * 11 + max_level)).to_hash_cube();
+      const std::string serial = to_text(cube);
+      EXPECT_EQ(from_text(serial).to_hash_cube(), cube);
+      for (int workers : {2, 3, 8}) {
+        testing::ThreadTeam team(workers);
+        std::ostringstream out;
+        write_skycube_text(out, cube, team);
+        EXPECT_EQ(out.str(), serial) << "d=" << d << " max_level=" << max_level << " workers=" << workers;
+      }
+    }
+  }
 }
 
 void expect_parse_error(const std::string& text, const std::string& location, const std::string& needle) {

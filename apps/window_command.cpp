@@ -10,10 +10,10 @@
 
 #include "api/machine.hpp"
 #include "api/window_count.hpp"
-#include "apps/arguments.hpp"
 #include "apps/commands.hpp"
 #include "apps/output.hpp"
 #include "apps/window_stream.hpp"
+#include "cli/arguments.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
 #include "core/number_format.hpp"

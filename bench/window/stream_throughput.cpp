@@ -30,7 +30,7 @@
 
 #include "api/machine.hpp"
 #include "api/stream_window.hpp"
-#include "apps/arguments.hpp"
+#include "cli/arguments.hpp"
 #include "core/atomic_file.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"

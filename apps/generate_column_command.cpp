@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <string>
 
-#include "apps/arguments.hpp"
 #include "apps/commands.hpp"
+#include "cli/arguments.hpp"
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
 #include "datagen/column_file.hpp"

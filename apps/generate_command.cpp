@@ -1,9 +1,9 @@
 #include <cstdio>
 #include <string>
 
-#include "apps/arguments.hpp"
 #include "apps/commands.hpp"
 #include "apps/output.hpp"
+#include "cli/arguments.hpp"
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
 #include "datagen/binary.hpp"

@@ -3,10 +3,10 @@
 #include <cstdio>
 #include <string>
 
-#include "apps/arguments.hpp"
 #include "apps/commands.hpp"
 #include "apps/output.hpp"
 #include "apps/stream_options.hpp"
+#include "cli/arguments.hpp"
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
 #include "datagen/stream_generator.hpp"

@@ -1,8 +1,8 @@
 #include <cstdio>
 #include <string>
 
-#include "apps/arguments.hpp"
 #include "apps/commands.hpp"
+#include "cli/arguments.hpp"
 #include "core/config.hpp"
 #include "core/cpu_features.hpp"
 #include "scheduler/topology.hpp"

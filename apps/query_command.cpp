@@ -2,8 +2,8 @@
 #include <istream>
 #include <string>
 
-#include "apps/arguments.hpp"
 #include "apps/commands.hpp"
+#include "cli/arguments.hpp"
 #include "core/error.hpp"
 #include "datagen/input_file.hpp"
 #include "templates/skycube/hash_cube.hpp"

@@ -4,10 +4,10 @@
 #include <thread>
 
 #include "api/skycube.hpp"
-#include "apps/arguments.hpp"
 #include "apps/commands.hpp"
 #include "apps/output.hpp"
 #include "apps/progress.hpp"
+#include "cli/arguments.hpp"
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
 #include "cpu/skycube/omp_team.hpp"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "apps/arguments.hpp"
+#include "cli/arguments.hpp"
 #include "datagen/stream_generator.hpp"
 
 namespace sextant::cli {

@@ -10,10 +10,10 @@
 
 #include "api/machine.hpp"
 #include "api/window_count.hpp"
-#include "apps/arguments.hpp"
 #include "apps/commands.hpp"
 #include "apps/output.hpp"
 #include "apps/window_stream.hpp"
+#include "cli/arguments.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
 #include "core/number_format.hpp"
@@ -102,24 +102,6 @@ Input load_input(const Arguments& args, PhaseTimes& phases) {
   return in;
 }
 
-DeviceId parse_device(const std::string& text) {
-  const DeviceSelection sel = parse_devices("--device", text);
-  if (sel.all || sel.devices.size() != 1)
-    throw Error::argument("--device", text, "cpu or one GPU (gpu0, gpu1, ...)", "name exactly one device");
-  DeviceId id = sel.devices.front();
-  if (id.kind == DeviceKind::cpu && id.index >= 0) {
-    // The count windows run on every core or one GPU; name the nodes that exist in the error.
-    const auto nodes = api::machine().numa_nodes.size();
-    const bool exists = static_cast<std::size_t>(id.index) < nodes;
-    throw Error::argument(
-        "--device", text,
-        "cpu (every core of numa0 .. numa" + std::to_string(nodes == 0 ? 0 : nodes - 1) +
-            ") or one GPU (gpu0, gpu1, ...)",
-        exists ? "the count windows do not run on a single NUMA node" : "no such NUMA node on this machine");
-  }
-  return id;
-}
-
 // key,start,end,value with key 0 and start/end as positions (end exclusive).
 void write_results(std::ostream& out, const window::Column& results, const window::CountWindowSpec& spec) {
   out << "key,start,end,value\n";
@@ -195,7 +177,9 @@ int window_command(int argc, char** argv) {
       args.get_int("slide", 0, 1, static_cast<long long>(window::CountWindowSpec::max_parameter)));
   if (!args.has("slide")) args.require("slide");
   const window::AggregateKind kind = window::parse_aggregate("--agg", args.require("agg"));
-  const DeviceId device = parse_device(args.get_or("device", "cpu"));
+  const DeviceId device = parse_cpu_or_gpu(
+      "--device", args.get_or("device", "cpu"), [] { return api::machine().numa_nodes.size(); },
+      "count windows");
   window::CountWindowOptions options;
   options.algorithm = window::parse_count_algorithm("--algorithm", args.get_or("algorithm", "auto"));
   if (device.kind == DeviceKind::cpu && options.algorithm != window::CountAlgorithm::automatic)

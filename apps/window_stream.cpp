@@ -11,10 +11,12 @@
 #include <type_traits>
 #include <variant>
 
+#include "api/machine.hpp"
 #include "api/stream_window.hpp"
 #include "apps/output.hpp"
 #include "apps/stream_options.hpp"
 #include "apps/window_parameters.hpp"
+#include "core/device.hpp"
 #include "core/error.hpp"
 #include "core/number_format.hpp"
 #include "core/stopwatch.hpp"
@@ -50,14 +52,6 @@ StreamWindowOptions window_options(const Arguments& args) {
                           "count windows ignore timestamps, so they have no lateness");
   options.windows_per_tree = args.get_int("windows-per-tree", options.windows_per_tree, 1, 1 << 20);
   return options;
-}
-
-DeviceId parse_one_device(const std::string& text) {
-  const DeviceSelection sel = parse_devices("--device", text);
-  if (sel.all || sel.devices.size() != 1 ||
-      (sel.devices[0].kind == DeviceKind::cpu && sel.devices[0].index >= 0))
-    throw Error::argument("--device", text, "cpu or one GPU (gpu0, gpu1, ...)", "name exactly one device");
-  return sel.devices.front();
 }
 
 // The next n entries of type T of `memory` from `offset`, which moves on to a 64-byte boundary.
@@ -256,7 +250,9 @@ int window_stream(const Arguments& args) {
   window::make_geometry(options);  // every parameter checked before the input is read
   const window::StreamAggregateKind kind = window::parse_stream_aggregate("--agg", args.require("agg"));
   window::StreamDeviceOptions device;
-  device.device = parse_one_device(args.get_or("device", "cpu"));
+  device.device = parse_cpu_or_gpu(
+      "--device", args.get_or("device", "cpu"), [] { return api::machine().numa_nodes.size(); },
+      "stream windows");
   device.threads = static_cast<int>(args.get_int("threads", 0, 1, 4096));
   const auto batch = static_cast<std::size_t>(args.get_int("batch", default_batch, 1, 1LL << 32));
   const std::string output = args.require("output");

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "apps/arguments.hpp"
+#include "cli/arguments.hpp"
 
 namespace sextant::cli {
 

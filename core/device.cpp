@@ -62,4 +62,32 @@ DeviceSelection parse_devices(const char* parameter, std::string_view text) {
   return sel;
 }
 
+DeviceId parse_device(const char* parameter, std::string_view text) {
+  const DeviceSelection sel = parse_devices(parameter, text);
+  if (sel.all || sel.devices.size() != 1)
+    throw Error::argument(parameter, text, "one of cpu, numaN, gpuN", "name exactly one device");
+  return sel.devices.front();
+}
+
+DeviceId parse_cpu_or_gpu(const char* parameter, std::string_view text,
+                          const std::function<std::size_t()>& numa_nodes, std::string_view work) {
+  const DeviceSelection sel = parse_devices(parameter, text);
+  const DeviceId id = sel.devices.empty() ? DeviceId{} : sel.devices.front();
+  const bool numa = id.kind == DeviceKind::cpu && id.index >= 0;
+  const std::size_t nodes = numa ? numa_nodes() : 0;
+  const std::string valid =
+      "cpu (every core of " +
+      (numa ? "numa0 .. numa" + std::to_string(nodes == 0 ? 0 : nodes - 1) : "the machine") +
+      ") or one GPU (gpu0, gpu1, ...)";
+  if (sel.all || sel.devices.size() != 1)
+    throw Error::argument(parameter, text, valid, "name exactly one device");
+  if (numa) {
+    if (static_cast<std::size_t>(id.index) >= nodes)
+      throw Error::argument(parameter, text, valid, "no such NUMA node on this machine");
+    throw Error::argument(parameter, text, valid,
+                          "the " + std::string(work) + " do not run on a single NUMA node");
+  }
+  return id;
+}
+
 }  // namespace sextant

@@ -1,6 +1,8 @@
 // Device names as users write them: "cpu", "gpu0", "numa1", "all".
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,7 +30,19 @@ struct DeviceSelection {
   bool wants_cpu() const noexcept;
 };
 
-// Parses "all", "cpu", "gpu0,gpu1", "numa0,gpu1"; throws Error naming `parameter`.
+// The one device grammar: "all", or a comma-separated list of "cpu" (every core), "numaN" (the
+// cores of NUMA node N) and "gpuN". Throws Error::argument naming `parameter`, the bad item and
+// the valid forms.
 DeviceSelection parse_devices(const char* parameter, std::string_view text);
+
+// Exactly one device, in the same grammar (so "all" and lists are refused).
+DeviceId parse_device(const char* parameter, std::string_view text);
+
+// For work that runs on every core or on one GPU: "cpu" or "gpuN". "numaN" is refused the same way
+// everywhere: "the <work> do not run on a single NUMA node" (work: "count windows") when the
+// node exists, "no such NUMA node on this machine" when not; the valid forms name the nodes there
+// are. `numa_nodes` counts them; it is called only for "numaN" (finding out may be slow).
+DeviceId parse_cpu_or_gpu(const char* parameter, std::string_view text,
+                          const std::function<std::size_t()>& numa_nodes, std::string_view work);
 
 }  // namespace sextant

@@ -22,6 +22,29 @@ std::vector<Mask> masks_at_level(int d, int lvl) {
   return out;
 }
 
+namespace {
+// Error::argument's layout; the value is a number, so it goes unquoted and reads the same when a
+// file reader puts it after "corrupt ... header: ".
+[[noreturn]] void bad_shape(std::string_view parameter, std::int64_t value, const std::string& what,
+                            const std::string& valid) {
+  throw Error(ErrorKind::bad_argument, std::string(parameter) + " = " + std::to_string(value) + ": " + what +
+                                           " (valid: " + valid + ")");
+}
+}  // namespace
+
+void check_skycube_columns(std::int64_t d) {
+  if (d < 1 || d > max_skycube_columns)
+    bad_shape("d", d,
+              "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) + " supported",
+              "1.." + std::to_string(max_skycube_columns));
+}
+
+void check_skycube_shape(std::int64_t d, std::int64_t max_level) {
+  check_skycube_columns(d);
+  if (max_level < 1 || max_level > d)
+    bad_shape("max_level", max_level, "out of range", "1.." + std::to_string(d) + " (the column count)");
+}
+
 Mask parse_column_list(const char* parameter, std::string_view text, int d) {
   const std::string valid = "comma-separated column indices 0.." + std::to_string(d - 1);
   if (text.empty()) throw Error::argument(parameter, text, valid, "empty subspace");

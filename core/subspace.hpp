@@ -33,6 +33,12 @@ constexpr void for_each_submask(Mask m, F&& f) {
 // All subspaces of a d-column dataset with exactly `lvl` columns, ascending.
 std::vector<Mask> masks_at_level(int d, int lvl);
 
+// The shape every skycube entry point accepts, with one message each: d in
+// 1..max_skycube_columns (Error::argument on "d") and max_level in 1..d (on "max_level").
+void check_skycube_shape(std::int64_t d, std::int64_t max_level);
+// The column count alone, for callers where max_level means something else or nothing.
+void check_skycube_columns(std::int64_t d);
+
 // Parses "0,3,5" into a mask; throws Error naming `parameter` on bad or out-of-range columns.
 Mask parse_column_list(const char* parameter, std::string_view text, int d);
 

@@ -4,45 +4,22 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <ostream>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "datagen/csv_tokens.hpp"
 #include "datagen/input_file.hpp"
-#include "datagen/text.hpp"
 
 namespace sextant::datagen {
 namespace {
 
+using detail::CsvCells;
 using detail::is_blank;
+using detail::quoted;
+using detail::TrailingComma;
 using detail::trim;
-
-// A line without its end-of-line and surrounding blanks, one trailing comma dropped.
-std::string_view line_cells(std::string_view line) noexcept {
-  line = trim(line);
-  if (!line.empty() && line.back() == ',') line.remove_suffix(1);
-  return line;
-}
-
-// Calls f(cell) for each comma-separated cell (untrimmed) until f returns false.
-template <class F>
-void for_each_cell(std::string_view cells, F&& f) {
-  const char* p = cells.data();
-  const char* const end = p + cells.size();
-  while (true) {
-    const auto* comma = static_cast<const char*>(std::memchr(p, ',', static_cast<std::size_t>(end - p)));
-    const char* cell_end = comma ? comma : end;
-    if (!f(std::string_view(p, static_cast<std::size_t>(cell_end - p)))) return;
-    if (!comma) return;
-    p = comma + 1;
-  }
-}
-
-std::size_t count_cells(std::string_view cells) noexcept {
-  return static_cast<std::size_t>(std::count(cells.begin(), cells.end(), ',')) + 1;
-}
 
 enum class NumberStatus { ok, not_a_number };
 
@@ -69,14 +46,6 @@ NumberStatus parse_number(std::string_view cell, float& value) {
   return NumberStatus::ok;
 }
 
-std::string quoted(std::string_view cell) {
-  constexpr std::size_t max_shown = 40;
-  std::string out = "'";
-  out.append(cell.substr(0, max_shown));
-  if (cell.size() > max_shown) out += "...";
-  return out + "'";
-}
-
 class Parser {
  public:
   Parser(std::string_view text, const std::string& origin, const CsvOptions& options)
@@ -94,14 +63,13 @@ class Parser {
     std::size_t header_cells = 0;
     std::size_t header_line = 0;
     if (is_header(line)) {
-      header_cells = count_cells(line_cells(line));
+      header_cells = CsvCells(line, TrailingComma::dropped).count();
       header_line = line_number_;
       if (!next_line(line)) throw Error::in_file(origin_, header_line, 0, "a header line but no data rows");
     }
 
     first_data_line_ = line_number_;
-    const std::string_view first = line_cells(line);
-    const std::size_t cells = count_cells(first);
+    const std::size_t cells = CsvCells(line, TrailingComma::dropped).count();
     if (cells > static_cast<std::size_t>(max_columns))
       throw Error::in_file(origin_, line_number_, max_columns + 1,
                            "row has " + std::to_string(cells) + " values; " + std::to_string(max_columns) +
@@ -150,13 +118,11 @@ class Parser {
       case CsvHeader::automatic:
         break;
     }
-    bool any_number = false;
-    for_each_cell(line_cells(line), [&](std::string_view cell) {
+    for (CsvCells cells(line, TrailingComma::dropped); !cells.done();) {
       float ignored = 0;
-      any_number = parse_number(trim(cell), ignored) == NumberStatus::ok;
-      return !any_number;
-    });
-    return !any_number;
+      if (parse_number(cells.next(), ignored) == NumberStatus::ok) return false;
+    }
+    return true;
   }
 
   [[noreturn]] void ragged(std::size_t cells) const {
@@ -168,35 +134,27 @@ class Parser {
 
   // One pass per row: from_chars reads each number in place and must stop at a comma (blanks
   // allowed) or the row's end. Anything unusual (a '+', blanks inside, underflow, a bad cell)
-  // goes to cell_value(), which finds the cell's bounds and either accepts it or says why not.
+  // goes to cell_value(), which takes the whole cell and either accepts it or says why not.
   void parse_row(std::string_view line) {
-    const std::string_view cells = line_cells(line);
-    const char* p = cells.data();
-    const char* const end = p + cells.size();
+    CsvCells cells(line, TrailingComma::dropped);
     const auto d = static_cast<std::size_t>(d_);
+    float value = 0;
+    const auto read_finite = [&value](const char* first, const char* last) -> const char* {
+      const auto [next, ec] = std::from_chars(first, last, value);
+      return ec == std::errc{} && std::isfinite(value) ? next : nullptr;
+    };
     for (std::size_t index = 0;; ++index) {
-      if (index >= d) ragged(count_cells(cells));
-      const char* first = p;
-      while (first != end && (*first == ' ' || *first == '\t')) ++first;
-      float value = 0;
-      auto [next, ec] = std::from_chars(first, end, value);
-      while (next != end && (*next == ' ' || *next == '\t')) ++next;
-      if (ec != std::errc{} || (next != end && *next != ',') || !std::isfinite(value)) {
-        const auto* comma = static_cast<const char*>(std::memchr(p, ',', static_cast<std::size_t>(end - p)));
-        next = comma ? comma : end;
-        value = cell_value(std::string_view(p, static_cast<std::size_t>(next - p)), index);
-      }
+      if (index >= d) ragged(cells.count());
+      if (!cells.next_in_place(read_finite)) value = cell_value(cells.next(), index);
       values_.push_back(value);
-      if (next == end) {
+      if (cells.done()) {
         if (index + 1 != d) ragged(index + 1);
         return;
       }
-      p = next + 1;
     }
   }
 
-  float cell_value(std::string_view raw, std::size_t index) const {
-    const std::string_view cell = trim(raw);
+  float cell_value(std::string_view cell, std::size_t index) const {
     float value = 0;
     if (parse_number(cell, value) != NumberStatus::ok)
       throw Error::in_file(

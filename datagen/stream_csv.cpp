@@ -10,22 +10,16 @@
 #include <type_traits>
 
 #include "core/error.hpp"
+#include "datagen/csv_tokens.hpp"
 #include "datagen/input_file.hpp"
-#include "datagen/text.hpp"
 
 namespace sextant::datagen {
 namespace {
 
-using detail::is_blank;
+using detail::CsvCells;
+using detail::quoted;
+using detail::TrailingComma;
 using detail::trim;
-
-std::string quoted(std::string_view cell) {
-  constexpr std::size_t max_shown = 40;
-  std::string out = "'";
-  out.append(cell.substr(0, max_shown));
-  if (cell.size() > max_shown) out += "...";
-  return out + "'";
-}
 
 // Strips one leading '+' (not followed by a sign); false when nothing is left to parse.
 bool strip_plus(const char*& first, const char* last) noexcept {
@@ -173,13 +167,9 @@ class Parser {
   // The four trimmed cells of `line`; false for a header line (line 1 without any number).
   bool split(std::string_view line, std::string_view (&cells)[4]) const {
     std::size_t count = 0;
-    std::size_t start = 0;
-    while (true) {
-      const std::size_t comma = line.find(',', start);
-      if (count < 4) cells[count] = trim(line.substr(start, comma == line.npos ? line.npos : comma - start));
-      ++count;
-      if (comma == line.npos) break;
-      start = comma + 1;
+    for (CsvCells row(line, TrailingComma::cell); !row.done(); ++count) {
+      const std::string_view cell = row.next();
+      if (count < 4) cells[count] = cell;
     }
     if (count != 4) fail(0, "expected 4 cells (key,ts,value,wm), found " + std::to_string(count));
     if (line_ != 1) return true;

@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "api/skycube.hpp"
-#include "apps/arguments.hpp"
 #include "bench/support/forked_run.hpp"
+#include "cli/arguments.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "datagen/csv.hpp"

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "apps/arguments.hpp"
+#include "cli/arguments.hpp"
 #include "core/error.hpp"
 #include "gpu/device_query.hpp"
 #include "gpu/window/count_window_gpu.hpp"

@@ -28,9 +28,11 @@
 #include <tuple>
 #include <vector>
 
+#include "api/machine.hpp"
 #include "api/stream_window.hpp"
-#include "apps/arguments.hpp"
+#include "cli/arguments.hpp"
 #include "core/atomic_file.hpp"
+#include "core/device.hpp"
 #include "core/error.hpp"
 #include "core/number_format.hpp"
 #include "core/stopwatch.hpp"
@@ -219,10 +221,9 @@ int main(int argc, char** argv) {
       std::fputs(args.usage().c_str(), stdout);
       return 0;
     }
-    const DeviceSelection sel = parse_devices("--device", args.get_or("device", "cpu"));
-    if (sel.all || sel.devices.size() != 1)
-      throw Error::argument("--device", args.get_or("device", "cpu"), "cpu or gpuN", "name one device");
-    const DeviceId device = sel.devices.front();
+    const DeviceId device = parse_cpu_or_gpu(
+        "--device", args.get_or("device", "cpu"), [] { return api::machine().numa_nodes.size(); },
+        "stream windows");
     const bool quick = args.has("quick");
     const auto n = static_cast<std::size_t>(args.get_int("tuples", quick ? 1 << 18 : 1 << 26, 1, 1LL << 34));
     const long long rate = args.get_int("rate", 10, 1, 1000000);

@@ -153,13 +153,7 @@ HashCube reference_skycube(const Dataset& data) {
 
 HashCube reference_skycube(const Dataset& data, int max_level) {
   const int d = data.dims();
-  if (d < 1 || d > max_skycube_columns)
-    throw Error::argument(
-        "d", std::to_string(d), "1.." + std::to_string(max_skycube_columns),
-        "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) + " supported");
-  if (max_level < 1 || max_level > d)
-    throw Error::argument("max_level", std::to_string(max_level),
-                          "1.." + std::to_string(d) + " (the column count)");
+  check_skycube_shape(d, max_level);
   const std::size_t n = data.size();
   if (n == 0) return HashCube(d, 0, max_level);
 

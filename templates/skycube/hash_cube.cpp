@@ -36,19 +36,8 @@ constexpr std::uint32_t format_version = 1;
 constexpr std::size_t max_points = 0xFFFFFFFEu;  // ids are 32-bit, as in Dataset
 constexpr std::array<char, 4> magic = {'S', 'X', 'H', 'C'};
 
-std::string skycube_columns_text() {
-  return "1.." + std::to_string(max_skycube_columns);
-}
-std::string skycube_columns_why() {
-  return "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) + " supported";
-}
-
 void check_shape(int d, std::size_t n, int max_level) {
-  if (d < 1 || d > max_skycube_columns)
-    throw Error::argument("d", std::to_string(d), skycube_columns_text(), skycube_columns_why());
-  if (max_level < 1 || max_level > d)
-    throw Error::argument("max_level", std::to_string(max_level),
-                          "1.." + std::to_string(d) + " (the column count)");
+  check_skycube_shape(d, max_level);
   if (n > max_points)
     throw Error::argument("n", std::to_string(n), "at most " + std::to_string(max_points) + " points",
                           "too many points for 32-bit ids");
@@ -567,12 +556,11 @@ HashCube HashCube::load(std::istream& in, const std::string& origin) {
   const std::uint32_t d = r.u32("the header (d)");
   const std::uint32_t max_level = r.u32("the header (max_level)");
   const std::uint64_t n = r.u64("the header (n)");
-  if (d < 1 || d > static_cast<std::uint32_t>(max_skycube_columns))
-    r.fail("corrupt HashCube header: d = " + std::to_string(d) + " (valid: " + skycube_columns_text() + "; " +
-           skycube_columns_why() + ")");
-  if (max_level < 1 || max_level > d)
-    r.fail("corrupt HashCube header: max_level = " + std::to_string(max_level) + " (valid: 1.." +
-           std::to_string(d) + ")");
+  try {
+    check_skycube_shape(d, max_level);
+  } catch (const Error& e) {
+    r.fail(std::string("corrupt HashCube header: ") + e.what());
+  }
   if (n > max_points)
     r.fail("corrupt HashCube header: n = " + std::to_string(n) + " (valid: at most " +
            std::to_string(max_points) + " points)");

@@ -16,13 +16,7 @@ bool computed_in(Mask m, int d, int max_level) noexcept {
 }  // namespace
 
 Lattice::Lattice(int d, std::size_t n_points, int max_level) : d_(d), max_level_(max_level), n_(n_points) {
-  if (d < 1 || d > max_skycube_columns)
-    throw Error::argument(
-        "d", std::to_string(d), "1.." + std::to_string(max_skycube_columns),
-        "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) + " supported");
-  if (max_level < 1 || max_level > d)
-    throw Error::argument("max_level", std::to_string(max_level),
-                          "1.." + std::to_string(d) + " (the column count)");
+  check_skycube_shape(d, max_level);
   skylines_.resize(std::size_t{1} << d);
 }
 

@@ -53,13 +53,7 @@ std::uint64_t distinct_values(const Dataset& data, int column) {
 
 LatticeRun::LatticeRun(const Dataset& data, int max_level, CandidateRule rule)
     : data_(data), d_(data.dims()), max_level_(max_level), rule_(rule), start_(0) {
-  if (d_ < 1 || d_ > max_skycube_columns)
-    throw Error::argument(
-        "d", std::to_string(d_), "1.." + std::to_string(max_skycube_columns),
-        "a skycube needs 2^d-1 subspaces; d <= " + std::to_string(max_skycube_columns) + " supported");
-  if (max_level < 1 || max_level > d_)
-    throw Error::argument("max_level", std::to_string(max_level),
-                          "1.." + std::to_string(d_) + " (the column count)");
+  check_skycube_shape(d_, max_level);
   positions_ = stored_positions(d_, max_level_);
   distinct_values_.resize(static_cast<std::size_t>(d_));
   for (int c = 0; c < d_; ++c) distinct_values_[static_cast<std::size_t>(c)] = distinct_values(data_, c);

@@ -26,9 +26,7 @@ QuadTreeNodes group(std::size_t count, Key key, const std::vector<Mask>& masks_h
 }  // namespace
 
 void QuadTree::check_points(const Dataset& data, std::span<const PointId> points) {
-  if (data.dims() < 1 || data.dims() > max_skycube_columns)
-    throw Error::argument("d", std::to_string(data.dims()), "1.." + std::to_string(max_skycube_columns),
-                          "the quad tree's leaf keys hold 3 bits per column");
+  check_skycube_columns(data.dims());
   if (points.size() > 0xFFFFFFFFu)
     throw Error::argument("points", std::to_string(points.size()), "< 2^32", "too many points for the tree");
   for (const PointId id : points)

@@ -10,9 +10,7 @@ namespace sextant::skycube {
 
 ResolvedOptions resolve_options(const Dataset& data, const SkycubeOptions& options) {
   const int d = data.dims();
-  if (d < 1 || d > max_skycube_columns)
-    throw Error::argument("d", std::to_string(d), "1.." + std::to_string(max_skycube_columns),
-                          "a skycube has 2^d - 1 subspaces; too many columns");
+  check_skycube_columns(d);
   if (options.max_level < 0 || options.max_level > d)
     throw Error::argument("max_level", std::to_string(options.max_level),
                           "0.." + std::to_string(d) + " (0 = the full skycube)");

@@ -249,6 +249,27 @@ TEST_F(StreamWindowCliTest, GenerateStreamIsDeterministic) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3001);
 }
 
+// --device is parsed as the count windows parse it (core/device.hpp): a NUMA node is refused
+// with the same reasons (it used to be "name exactly one device" here), never widened.
+TEST_F(StreamWindowCliTest, NumaNodeIsRefusedAsForTheCountWindows) {
+  const auto csv = write("s.csv", hand_csv).string();
+  const auto out = (dir_ / "out.csv").string();
+  const std::string base =
+      "window --input " + csv + " --type time --length 4 --slide 2 --agg sum --output " + out;
+  const auto numa0 = run(base + " --device numa0");
+  EXPECT_EQ(numa0.exit_code, 2) << numa0.err;
+  EXPECT_NE(numa0.err.find("the stream windows do not run on a single NUMA node"), std::string::npos)
+      << numa0.err;
+  const auto numa7 = run(base + " --device numa7");
+  EXPECT_EQ(numa7.exit_code, 2) << numa7.err;
+  EXPECT_NE(numa7.err.find("no such NUMA node"), std::string::npos) << numa7.err;
+  EXPECT_NE(numa7.err.find("numa0"), std::string::npos) << numa7.err;
+  const auto all = run(base + " --device all");
+  EXPECT_EQ(all.exit_code, 2) << all.err;
+  EXPECT_NE(all.err.find("name exactly one device"), std::string::npos) << all.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST_F(StreamWindowCliTest, BadInputFailsCleanlyWithoutOutput) {
   const auto out = (dir_ / "out.csv").string();
   const auto csv = write("s.csv", hand_csv).string();

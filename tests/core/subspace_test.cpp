@@ -56,5 +56,32 @@ TEST(Subspace, ParseColumnList) {
   }
 }
 
+// One shape check for every skycube entry point: the same message whoever asks.
+TEST(Subspace, SkycubeShapeCheckHasOneMessage) {
+  const auto message = [](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::bad_argument) << e.what();
+      return e.what();
+    }
+    ADD_FAILURE() << "accepted";
+    return {};
+  };
+  EXPECT_NO_THROW(check_skycube_shape(1, 1));
+  EXPECT_NO_THROW(check_skycube_shape(20, 3));
+  EXPECT_NO_THROW(check_skycube_columns(20));
+  EXPECT_EQ(message([] { check_skycube_shape(21, 2); }),
+            "d = 21: a skycube needs 2^d-1 subspaces; d <= 20 supported (valid: 1..20)");
+  EXPECT_EQ(message([] { check_skycube_columns(0); }),
+            "d = 0: a skycube needs 2^d-1 subspaces; d <= 20 supported (valid: 1..20)");
+  EXPECT_EQ(message([] { check_skycube_shape(4, 5); }),
+            "max_level = 5: out of range (valid: 1..4 (the column count))");
+  EXPECT_EQ(message([] { check_skycube_shape(4, 0); }),
+            "max_level = 0: out of range (valid: 1..4 (the column count))");
+  // Huge values from a file header are not truncated on the way in.
+  EXPECT_NE(message([] { check_skycube_shape(4294967295LL, 1); }).find("d = 4294967295"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace sextant

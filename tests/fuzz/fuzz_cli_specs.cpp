@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "api/skycube.hpp"
-#include "apps/arguments.hpp"
 #include "apps/stream_options.hpp"
 #include "apps/window_parameters.hpp"
+#include "cli/arguments.hpp"
 #include "core/dataset.hpp"
 #include "core/device.hpp"
 #include "core/subspace.hpp"

@@ -13,37 +13,12 @@
 #include "core/dataset.hpp"
 #include "core/subspace.hpp"
 #include "datagen/skyline_generator.hpp"
+#include "support/brute_force_skycube.hpp"
 #include "support/random_data.hpp"
 #include "support/skycube_conformance.hpp"
 #include "templates/skycube/hooks.hpp"
 
 namespace sextant::testing {
-
-// S_m and S+_m \ S_m of the candidates by definition, O(k^2 d).
-inline skycube::CuboidOutput brute_force_cuboid(const Dataset& data, std::span<const PointId> candidates,
-                                                Mask m) {
-  skycube::CuboidOutput out;
-  for (const PointId p : candidates) {
-    bool dominated = false;
-    bool strictly = false;
-    for (const PointId q : candidates) {
-      bool le = true, lt_some = false, lt_all = true;
-      for (int j = 0; j < data.dims(); ++j) {
-        if ((m >> j & 1u) == 0) continue;
-        le = le && data(q, j) <= data(p, j);
-        lt_some = lt_some || data(q, j) < data(p, j);
-        lt_all = lt_all && data(q, j) < data(p, j);
-      }
-      dominated = dominated || (le && lt_some);
-      strictly = strictly || lt_all;
-    }
-    if (!dominated)
-      out.skyline.push_back(p);
-    else if (!strictly)
-      out.extended_only.push_back(p);
-  }
-  return out;
-}
 
 // Random ascending subset with about `fraction` of the points.
 inline std::vector<PointId> random_subset(std::size_t n, double fraction, std::mt19937& rng) {

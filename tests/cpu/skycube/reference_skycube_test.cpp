@@ -13,43 +13,15 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "support/brute_force_skycube.hpp"
 #include "support/random_data.hpp"
 #include "templates/skycube/lattice.hpp"
 
 namespace sextant::skycube {
 namespace {
 
-// True when p dominates q in m: straight from the definition, column by column.
-bool dominates(const Dataset& data, PointId p, PointId q, Mask m) {
-  bool strictly_better_somewhere = false;
-  for (int j = 0; j < data.dims(); ++j) {
-    if (((m >> j) & 1u) == 0) continue;
-    if (data(p, j) > data(q, j)) return false;
-    if (data(p, j) < data(q, j)) strictly_better_somewhere = true;
-  }
-  return strictly_better_somewhere;
-}
-
-// Skyline of one subspace by brute force: q is in it iff no p != q dominates q in m.
-std::vector<PointId> brute_force_skyline(const Dataset& data, Mask m) {
-  std::vector<PointId> out;
-  const auto n = static_cast<PointId>(data.size());
-  for (PointId q = 0; q < n; ++q) {
-    bool dominated = false;
-    for (PointId p = 0; p < n && !dominated; ++p) dominated = p != q && dominates(data, p, q, m);
-    if (!dominated) out.push_back(q);
-  }
-  return out;
-}
-
-// A second formulation of the skycube, independent of the reference's (le, eq) masks: one
-// subspace at a time.
-Lattice brute_force_lattice(const Dataset& data, int max_level) {
-  Lattice lattice(data.dims(), data.size(), max_level);
-  for (Mask m = 1; m <= full_mask(data.dims()); ++m)
-    if (level(m) <= max_level) lattice.skyline(m) = brute_force_skyline(data, m);
-  return lattice;
-}
+using testing::brute_force_lattice;
+using testing::brute_force_skyline;
 
 std::string ids_text(const std::vector<PointId>& ids) {
   std::ostringstream out;

@@ -16,6 +16,7 @@
 #include "cpu/skycube/omp_team.hpp"
 #include "cpu/skycube/quad_tree_cpu.hpp"
 #include "cpu/skycube/reference_skycube.hpp"
+#include "support/brute_force_skycube.hpp"
 #include "support/cpu_entries.hpp"
 #include "support/random_data.hpp"
 #include "support/skycube_conformance.hpp"
@@ -23,20 +24,7 @@
 namespace sextant::skycube {
 namespace {
 
-// Oracle for the extended skyline's size: O(n^2) strict dominance tests.
-std::size_t brute_force_extended_skyline_size(const Dataset& data) {
-  std::size_t count = 0;
-  for (PointId p = 0; p < data.size(); ++p) {
-    bool dominated = false;
-    for (PointId q = 0; q < data.size() && !dominated; ++q) {
-      bool all_less = true;
-      for (int j = 0; j < data.dims() && all_less; ++j) all_less = data(q, j) < data(p, j);
-      dominated = all_less;
-    }
-    count += dominated ? 0 : 1;
-  }
-  return count;
-}
+using testing::brute_force_extended_skyline_size;
 
 SkycubeResult run_mdmc(const Dataset& data, int max_level, int threads, const MdmcCpuOptions& options = {},
                        const MdmcPolicy& policy = {}) {

@@ -1,5 +1,6 @@
-// A small "--name value" parser for the sextant subcommands: every option is declared with
-// its help text, unknown options and missing values are errors naming the option.
+// A small "--name value" parser for the sextant subcommands (apps/) and the bench drivers
+// (bench/), library sextant_arguments: every option is declared with its help text, unknown
+// options and missing values are errors naming the option.
 #pragma once
 
 #include <map>
@@ -13,7 +14,7 @@ namespace sextant::cli {
 class Arguments {
  public:
   struct Option {
-    std::string name;  // without "--"
+    std::string name;        // without "--"
     std::string value_name;  // empty for a flag
     std::string help;
   };

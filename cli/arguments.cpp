@@ -1,4 +1,4 @@
-#include "apps/arguments.hpp"
+#include "cli/arguments.hpp"
 
 #include <charconv>
 
@@ -19,7 +19,8 @@ void Arguments::parse(int argc, char** argv, int first) {
   for (int i = first; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (!arg.starts_with("--"))
-      throw Error::argument(command_, arg, "options of the form --name [value]; see 'sextant " + command_ + " --help'",
+      throw Error::argument(command_, arg,
+                            "options of the form --name [value]; see 'sextant " + command_ + " --help'",
                             "unexpected argument");
     std::string_view name = arg.substr(2);
     std::optional<std::string_view> inline_value;
@@ -30,9 +31,11 @@ void Arguments::parse(int argc, char** argv, int first) {
     const Option* opt = find(name);
     if (opt == nullptr)
       throw Error::argument(command_, arg, "see 'sextant " + command_ + " --help'", "unknown option");
-    if (values_.contains(name)) throw Error::argument(std::string("--") + std::string(name), arg, "once", "given twice");
+    if (values_.contains(name))
+      throw Error::argument(std::string("--") + std::string(name), arg, "once", "given twice");
     if (opt->value_name.empty()) {
-      if (inline_value) throw Error::argument(std::string("--") + std::string(name), arg, "no value", "is a flag");
+      if (inline_value)
+        throw Error::argument(std::string("--") + std::string(name), arg, "no value", "is a flag");
       values_.emplace(std::string(name), "");
     } else if (inline_value) {
       values_.emplace(std::string(name), std::string(*inline_value));
@@ -44,7 +47,9 @@ void Arguments::parse(int argc, char** argv, int first) {
   }
 }
 
-bool Arguments::has(std::string_view name) const { return values_.find(name) != values_.end(); }
+bool Arguments::has(std::string_view name) const {
+  return values_.find(name) != values_.end();
+}
 
 std::optional<std::string> Arguments::get(std::string_view name) const {
   if (auto it = values_.find(name); it != values_.end()) return it->second;
@@ -73,7 +78,8 @@ long long Arguments::get_int(std::string_view name, long long fallback, long lon
   const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
   if (ec != std::errc{} || end != v->data() + v->size() || out < min || out > max)
     throw Error::argument(std::string("--") + std::string(name), *v,
-                          "an integer in " + std::to_string(min) + ".." + std::to_string(max), "out of range");
+                          "an integer in " + std::to_string(min) + ".." + std::to_string(max),
+                          "out of range");
   return out;
 }
 

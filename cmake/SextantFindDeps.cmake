@@ -1,7 +1,7 @@
-# Finds hwloc (required) and PAPI (optional) through pkg-config where it exists and through
-# plain header/library search otherwise (the GPU machines have no pkg-config file for some).
-# Defines the imported targets SextantDeps::hwloc and, when found, SextantDeps::papi. Used by
-# the build and by the installed SextantConfig.cmake alike.
+# Finds hwloc through pkg-config where it exists and through plain header/library search
+# otherwise (the GPU machines have no pkg-config file for some). Defines the imported target
+# SextantDeps::hwloc. Used by the build and by the installed SextantConfig.cmake alike. PAPI is
+# not here: it is loaded at run time (scheduler/papi_library.hpp), never linked.
 include_guard(GLOBAL)
 
 function(_sextant_find_dep name header library pc_module)
@@ -24,4 +24,3 @@ function(_sextant_find_dep name header library pc_module)
 endfunction()
 
 _sextant_find_dep(hwloc hwloc.h hwloc hwloc)
-_sextant_find_dep(papi papi.h papi papi)

@@ -6,14 +6,17 @@ get_property(_sextant_targets GLOBAL PROPERTY SEXTANT_EXPORTED_TARGETS)
 install(TARGETS sextant sextant_warnings ${_sextant_targets} EXPORT SextantTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sextant)
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS sextant_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-foreach(_dir core datagen templates cpu gpu scheduler api)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sextant/${_dir}
-          FILES_MATCHING PATTERN "*.hpp")
-endforeach()
-install(FILES ${SEXTANT_GENERATED_DIR}/core/config.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sextant/core)
+# Only the public headers: the umbrellas of include/sextant/ and what they include, computed when
+# installing, with internal includes rewritten to "sextant/..." (SextantPublicHeaders.cmake).
+install(CODE "
+  set(SEXTANT_SOURCE_DIR \"${PROJECT_SOURCE_DIR}\")
+  set(SEXTANT_GENERATED_DIR \"${SEXTANT_GENERATED_DIR}\")
+  set(SEXTANT_STAGING_DIR \"${CMAKE_CURRENT_BINARY_DIR}/installed_headers\")
+  set(SEXTANT_INCLUDE_DIR \"${CMAKE_INSTALL_INCLUDEDIR}\")
+  include(\"${PROJECT_SOURCE_DIR}/cmake/SextantInstallHeaders.cmake\")")
 
 install(EXPORT SextantTargets NAMESPACE Sextant:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Sextant)
 configure_package_config_file(cmake/SextantConfig.cmake.in

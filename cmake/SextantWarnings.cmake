@@ -9,14 +9,12 @@ target_compile_options(sextant_warnings INTERFACE
 set(SEXTANT_AVX2_FLAGS -mavx2 -mfma -mbmi -mbmi2 -mlzcnt -mpopcnt -mf16c)
 set(SEXTANT_AVX512_FLAGS ${SEXTANT_AVX2_FLAGS} -mavx512f -mavx512bw -mavx512dq -mavx512vl)
 
-# Puts a library's headers at <folder>/<file>.hpp, both in the tree and installed.
+# A library target of one folder; its headers are found as SextantHeaders.cmake describes.
+include(SextantHeaders)
 function(sextant_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS;PRIVATE_DEPENDS" ${ARGN})
   add_library(${name} ${ARG_SOURCES})
-  target_include_directories(${name} PUBLIC
-    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
-    $<BUILD_INTERFACE:${SEXTANT_GENERATED_DIR}>
-    $<INSTALL_INTERFACE:include/sextant>)
+  sextant_target_includes(${name})
   target_link_libraries(${name} PUBLIC ${ARG_DEPENDS} PRIVATE sextant_warnings ${ARG_PRIVATE_DEPENDS})
   set_target_properties(${name} PROPERTIES EXPORT_NAME ${name})
   set_property(GLOBAL APPEND PROPERTY SEXTANT_EXPORTED_TARGETS ${name})

@@ -1,16 +1,22 @@
 #include "scheduler/counters.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
 #include <utility>
 
 #include "core/config.hpp"
 #include "core/error.hpp"
 
 #if SEXTANT_HAS_PAPI
-#include <papi.h>
+#include <dlfcn.h>
+#include <papi.h>  // types and constants only: libpapi is loaded at run time (papi_library.hpp)
 #include <pthread.h>
 
 #include <mutex>
+
+#include "scheduler/papi_library.hpp"
 #endif
 
 namespace sextant::scheduler {
@@ -63,22 +69,103 @@ unsigned long thread_id() {
   return static_cast<unsigned long>(pthread_self());
 }
 
-// PAPI's library and thread support are initialised once per process; the result (or why it
-// failed) is remembered.
-const std::string& papi_init_error() {
-  static std::once_flag once;
-  static std::string error;
-  std::call_once(once, [] {
-    const int version = PAPI_library_init(PAPI_VER_CURRENT);
-    if (version != PAPI_VER_CURRENT) {
-      error = version > 0 ? "PAPI library version mismatch"
-                          : std::string("PAPI_library_init: ") + PAPI_strerror(version);
-      return;
+// The PAPI functions counters use, resolved from the library loaded at run time; their types come
+// from this build's papi.h.
+struct Papi {
+  decltype(&PAPI_library_init) library_init = nullptr;
+  decltype(&PAPI_thread_init) thread_init = nullptr;
+  decltype(&PAPI_strerror) error_text = nullptr;
+  decltype(&PAPI_register_thread) register_thread = nullptr;
+  decltype(&PAPI_unregister_thread) unregister_thread = nullptr;
+  decltype(&PAPI_create_eventset) create_eventset = nullptr;
+  decltype(&PAPI_cleanup_eventset) cleanup_eventset = nullptr;
+  decltype(&PAPI_destroy_eventset) destroy_eventset = nullptr;
+  decltype(&PAPI_add_named_event) add_named_event = nullptr;
+  decltype(&PAPI_start) start = nullptr;
+  decltype(&PAPI_reset) reset = nullptr;
+  decltype(&PAPI_read) read = nullptr;
+  decltype(&PAPI_stop) stop = nullptr;
+
+  std::string describe(int rc) const {
+    const char* text = error_text(rc);
+    return text != nullptr ? text : "PAPI error " + std::to_string(rc);
+  }
+};
+
+std::string version_text(int version) {
+  return std::to_string(PAPI_VERSION_MAJOR(version)) + "." + std::to_string(PAPI_VERSION_MINOR(version));
+}
+
+struct PapiState {
+  Papi papi;
+  std::string error;  // empty: papi is usable
+};
+
+// Loads the library, resolves every function and initialises PAPI and its thread support; returns
+// why not, or nothing. An unusable library stays loaded (PAPI may have started its own state).
+std::string load(Papi& p) {
+  const std::vector<std::string> candidates =
+      papi_library_candidates(PAPI_VERSION_MAJOR(PAPI_VER_CURRENT), PAPI_VERSION_MINOR(PAPI_VER_CURRENT));
+  const LoadedLibrary lib = load_first_library(candidates);
+  if (lib.handle == nullptr) {
+    const char* forced = std::getenv(papi_library_variable);
+    const bool named = forced != nullptr && *forced != '\0';
+    return "cannot load PAPI: " + lib.error +
+           (named ? "" : std::string(" (set ") + papi_library_variable + " to its path)");
+  }
+  bool missing = false;
+  std::string missing_name;
+  const auto resolve = [&](auto& fn, const char* name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(lib.handle, name));
+    if (fn == nullptr && !missing) {
+      missing = true;
+      missing_name = name;
     }
-    if (const int rc = PAPI_thread_init(&thread_id); rc != PAPI_OK)
-      error = std::string("PAPI_thread_init: ") + PAPI_strerror(rc);
+  };
+  resolve(p.library_init, "PAPI_library_init");
+  resolve(p.thread_init, "PAPI_thread_init");
+  resolve(p.error_text, "PAPI_strerror");
+  resolve(p.register_thread, "PAPI_register_thread");
+  resolve(p.unregister_thread, "PAPI_unregister_thread");
+  resolve(p.create_eventset, "PAPI_create_eventset");
+  resolve(p.cleanup_eventset, "PAPI_cleanup_eventset");
+  resolve(p.destroy_eventset, "PAPI_destroy_eventset");
+  resolve(p.add_named_event, "PAPI_add_named_event");
+  resolve(p.start, "PAPI_start");
+  resolve(p.reset, "PAPI_reset");
+  resolve(p.read, "PAPI_read");
+  resolve(p.stop, "PAPI_stop");
+  if (missing) return lib.name + " is not a usable PAPI library: it has no " + missing_name;
+  // PAPI_VER_CURRENT is this build's papi.h; the library accepts only its own version.
+  const int version = p.library_init(PAPI_VER_CURRENT);
+  if (version != PAPI_VER_CURRENT) {
+    const std::string built = "Sextant was built with papi.h " + version_text(PAPI_VER_CURRENT);
+    if (version > 0)
+      return "PAPI library version mismatch: " + lib.name + " is " + version_text(version) + ", " + built;
+    return "PAPI_library_init (" + lib.name + "): " + p.describe(version) + " (" + built +
+           "; a library of another version rejects it)";
+  }
+  if (const int rc = p.thread_init(&thread_id); rc != PAPI_OK) return "PAPI_thread_init: " + p.describe(rc);
+  return {};
+}
+
+// Once per process; the result, or why it failed, is remembered.
+const PapiState& papi_state() {
+  static std::once_flag once;
+  static PapiState state;
+  std::call_once(once, [] {
+    try {
+      state.error = load(state.papi);
+    } catch (...) {  // std::string allocation
+      state.error = "out of memory";
+    }
   });
-  return error;
+  return state;
+}
+
+// For event sets already open: PAPI loaded.
+const Papi& loaded() {
+  return papi_state().papi;
 }
 
 }  // namespace
@@ -87,33 +174,35 @@ CounterSet CounterSet::open(std::span<const std::string> events) noexcept {
   CounterSet out;
   if (events.empty()) return out;
   try {
-    if (const std::string& error = papi_init_error(); !error.empty()) {
-      out.reason_ = error;
+    const PapiState& state = papi_state();
+    if (!state.error.empty()) {
+      out.reason_ = state.error;
       return out;
     }
+    const Papi& papi = state.papi;
     if (events.size() > max_events) {
       out.reason_ = "more than " + std::to_string(max_events) + " events requested";
       return out;
     }
-    PAPI_register_thread();
+    papi.register_thread();
     int set = PAPI_NULL;
-    if (const int rc = PAPI_create_eventset(&set); rc != PAPI_OK) {
-      PAPI_unregister_thread();
-      out.reason_ = std::string("PAPI_create_eventset: ") + PAPI_strerror(rc);
+    if (const int rc = papi.create_eventset(&set); rc != PAPI_OK) {
+      papi.unregister_thread();
+      out.reason_ = std::string("PAPI_create_eventset: ") + papi.describe(rc);
       return out;
     }
     const auto fail = [&](const std::string& why) {
-      PAPI_cleanup_eventset(set);
-      PAPI_destroy_eventset(&set);
-      PAPI_unregister_thread();
+      papi.cleanup_eventset(set);
+      papi.destroy_eventset(&set);
+      papi.unregister_thread();
       out.reason_ = why;
       return std::move(out);
     };
     for (const std::string& name : events)
-      if (const int rc = PAPI_add_named_event(set, name.c_str()); rc != PAPI_OK)
-        return fail(name + ": " + PAPI_strerror(rc));
-    if (const int rc = PAPI_start(set); rc != PAPI_OK)
-      return fail(std::string("PAPI_start: ") + PAPI_strerror(rc));
+      if (const int rc = papi.add_named_event(set, name.c_str()); rc != PAPI_OK)
+        return fail(name + ": " + papi.describe(rc));
+    if (const int rc = papi.start(set); rc != PAPI_OK)
+      return fail(std::string("PAPI_start: ") + papi.describe(rc));
     out.event_set_ = set;
     out.events_ = events.size();
     out.reason_.clear();
@@ -124,14 +213,14 @@ CounterSet CounterSet::open(std::span<const std::string> events) noexcept {
 }
 
 void CounterSet::restart() noexcept {
-  if (active()) PAPI_reset(event_set_);
+  if (active()) loaded().reset(event_set_);
 }
 
 std::vector<long long> CounterSet::read() noexcept {
   if (!active()) return {};
   try {
     std::vector<long long> values(events_, 0);
-    if (PAPI_read(event_set_, values.data()) != PAPI_OK) return {};
+    if (loaded().read(event_set_, values.data()) != PAPI_OK) return {};
     return values;
   } catch (...) {
     return {};
@@ -140,12 +229,13 @@ std::vector<long long> CounterSet::read() noexcept {
 
 void CounterSet::close() noexcept {
   if (!active()) return;
+  const Papi& papi = loaded();
   long long discard[max_events] = {};
-  PAPI_stop(event_set_, discard);
-  PAPI_cleanup_eventset(event_set_);
-  PAPI_destroy_eventset(&event_set_);
+  papi.stop(event_set_, discard);
+  papi.cleanup_eventset(event_set_);
+  papi.destroy_eventset(&event_set_);
   event_set_ = -1;
-  PAPI_unregister_thread();
+  papi.unregister_thread();
 }
 
 #else  // !SEXTANT_HAS_PAPI

@@ -1,7 +1,8 @@
 // Hardware counters (PAPI) per CPU worker, by event name ("PAPI_TOT_INS,PAPI_L2_TCM"). Counters are
-// an observation, never a requirement: without PAPI in the build, or when PAPI initialises without
-// the events (virtual machines, CI, most containers), a CounterSet stays inactive and says why, and
-// the run goes on. Everything PAPI-specific is in counters.cpp.
+// an observation, never a requirement: without papi.h in the build, where libpapi cannot be loaded
+// (it is loaded at run time, never linked: papi_library.hpp), or when PAPI initialises without the
+// events (virtual machines, CI, most containers), a CounterSet stays inactive and says why, and the
+// run goes on. Everything PAPI-specific is in counters.cpp.
 #pragma once
 
 #include <span>

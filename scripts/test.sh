@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test (GPU-labelled tests skip without a GPU),
 # then builds the CPU code again with AddressSanitizer + UBSan and runs the CPU tests, and
-# checks that the installed CMake package works for a consumer.
+# checks that the installed CMake package works for a consumer, without PAPI (scripts/package-test.sh).
 #   SEXTANT_ENABLE_CUDA=AUTO|ON|OFF (default AUTO)   SEXTANT_SKIP_SANITIZERS=1 to skip that pass
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,10 +18,7 @@ echo "== tests"
 ctest --test-dir "$build/test" --output-on-failure -j "$jobs" --timeout 900
 
 echo "== installed package"
-cmake --install "$build/test" >/dev/null
-cmake -S "$root/tests/package" -B "$build/package" -G Ninja -DCMAKE_PREFIX_PATH="$build/test/install" >/dev/null
-cmake --build "$build/package" -j "$jobs" >/dev/null
-"$build/package/sextant_consumer"
+"$root/scripts/package-test.sh" "$build/test" "$build/package"
 
 if [ "${SEXTANT_SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== CPU tests under AddressSanitizer + UBSan"

@@ -4,8 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "scheduler/papi_library.hpp"
 #include "scheduler/scheduler.hpp"
 #include "scheduler_test_support.hpp"
 
@@ -44,6 +49,75 @@ TEST(Counters, UnavailableCountersSayWhy) {
   if (!build::has_papi) {
     EXPECT_EQ(unavailable_reason(), "this build of Sextant has no PAPI");
   }
+}
+
+// Sets (or, with nullopt, unsets) the PAPI library variable for one test, then restores it.
+class ScopedPapiVariable {
+ public:
+  explicit ScopedPapiVariable(std::optional<std::string> value) {
+    if (const char* old = std::getenv(detail::papi_library_variable)) old_ = old;
+    if (value) {
+      ::setenv(detail::papi_library_variable, value->c_str(), 1);
+    } else {
+      ::unsetenv(detail::papi_library_variable);
+    }
+  }
+  ~ScopedPapiVariable() {
+    if (old_) {
+      ::setenv(detail::papi_library_variable, old_->c_str(), 1);
+    } else {
+      ::unsetenv(detail::papi_library_variable);
+    }
+  }
+  ScopedPapiVariable(const ScopedPapiVariable&) = delete;
+  ScopedPapiVariable& operator=(const ScopedPapiVariable&) = delete;
+
+ private:
+  std::optional<std::string> old_;
+};
+
+TEST(PapiLibrary, CandidatesStartWithTheDevelopmentLinkThenThisBuildsVersion) {
+  const ScopedPapiVariable unset(std::nullopt);
+  const std::vector<std::string> names = detail::papi_library_candidates(7, 1);
+  ASSERT_GE(names.size(), 3u);
+  EXPECT_EQ(names[0], "libpapi.so");
+  EXPECT_EQ(names[1], "libpapi.so.7.1");
+  EXPECT_EQ(names[2], "libpapi.so.7");
+  for (const char* name : {"libpapi.so.7.0", "libpapi.so.7.2", "libpapi.so.6", "libpapi.so.6.0"})
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
+  std::vector<std::string> sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()) << "a name is tried twice";
+}
+
+TEST(PapiLibrary, TheEnvironmentVariableNamesTheOnlyLibrary) {
+  const ScopedPapiVariable set("/opt/papi/lib/libpapi.so");
+  EXPECT_EQ(detail::papi_library_candidates(7, 0), std::vector<std::string>{"/opt/papi/lib/libpapi.so"});
+  const ScopedPapiVariable empty("");  // empty = not set
+  EXPECT_EQ(detail::papi_library_candidates(7, 0).front(), "libpapi.so");
+}
+
+TEST(PapiLibrary, LoadFailureGivesTheLoadersMessageAndNamesTheOthersTried) {
+  const std::vector<std::string> names = {"/nonexistent/libpapi.so",      "libsextant-no-such-papi.so.1",
+                                          "libsextant-no-such-papi.so.2", "libsextant-no-such-papi.so.3",
+                                          "libsextant-no-such-papi.so.4", "libsextant-no-such-papi.so.5"};
+  const detail::LoadedLibrary lib = detail::load_first_library(names);
+  EXPECT_EQ(lib.handle, nullptr);
+  EXPECT_NE(lib.error.find("/nonexistent/libpapi.so"), std::string::npos) << lib.error;
+  EXPECT_NE(lib.error.find("No such file"), std::string::npos) << lib.error;  // dlerror's own words
+  EXPECT_NE(lib.error.find("also tried libsextant-no-such-papi.so.1, libsextant-no-such-papi.so.2, "
+                           "libsextant-no-such-papi.so.3 and 2 other names"),
+            std::string::npos)
+      << lib.error;
+  EXPECT_EQ(detail::load_first_library({}).error, "no library to load");
+}
+
+TEST(PapiLibrary, LoadsTheFirstCandidateThatExists) {
+  const std::vector<std::string> names = {"libsextant-no-such-papi.so", "libc.so.6", "libm.so.6"};
+  const detail::LoadedLibrary lib = detail::load_first_library(names);
+  EXPECT_NE(lib.handle, nullptr) << lib.error;
+  EXPECT_EQ(lib.name, "libc.so.6");
+  EXPECT_TRUE(lib.error.empty()) << lib.error;
 }
 
 TEST(Counters, CountInstructionsOnTheCallingThread) {

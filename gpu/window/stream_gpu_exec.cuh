@@ -18,10 +18,11 @@
 #include "gpu/cuda_check.cuh"
 #include "gpu/window/stream_gpu_items.hpp"
 #include "gpu/window/stream_gpu_pane_core.hpp"
+#include "templates/window/count_window_policy.hpp"
 
 namespace sextant::window::detail::stream_gpu {
 
-inline constexpr int block_threads = 256;
+using policy::block_threads;
 
 template <class F>
 __global__ void __launch_bounds__(block_threads) for_each_kernel(u64 n, F f) {

@@ -10,7 +10,7 @@ namespace sextant::window::gpu::detail {
 
 namespace {
 
-template <class Agg>
+template <AtomicAggregate Agg>
 __global__ void __launch_bounds__(block_threads)
     gbl_kernel(const typename Agg::Input* __restrict__ in, typename Agg::Acc* __restrict__ out,
                ChunkGeometry g) {
@@ -30,7 +30,7 @@ __global__ void __launch_bounds__(block_threads)
   }
 }
 
-template <class Agg>
+template <AtomicAggregate Agg>
 void run_gbl(const Launch& launch) {
   using Acc = typename Agg::Acc;
   const CountWindowArgs& args = launch.args;
@@ -45,7 +45,12 @@ void run_gbl(const Launch& launch) {
 }  // namespace
 
 void launch_gbl(const Launch& launch) {
-  visit_aggregate(launch.args.in.type, launch.args.kind, [&](auto agg) { run_gbl<decltype(agg)>(launch); });
+  visit_aggregate(launch.args.in.type, launch.args.kind, [&](auto agg) {
+    if constexpr (AtomicAggregate<decltype(agg)>)
+      run_gbl<decltype(agg)>(launch);
+    else  // the planner refuses such aggregates (missing_trait)
+      throw Error::internal("GBL launched for an aggregate without a device atomic");
+  });
 }
 
 }  // namespace sextant::window::gpu::detail

@@ -24,7 +24,8 @@ CountWindowBackend cpu_backend() {
   b.unavailable = [] { return std::string(); };
   b.can_run = [](const window::CountWindowProblem&) { return true; };
   b.run = [](window::ColumnView in, window::CountWindowSpec spec, AggregateKind kind) {
-    return window::aggregate_count(in, spec, kind, DeviceId{DeviceKind::cpu, -1}).values;
+    auto r = window::aggregate_count(in, spec, kind, DeviceId{DeviceKind::cpu, -1});
+    return CountWindowOutput{std::move(r.values), std::move(r.positions)};
   };
   return b;
 }
@@ -128,7 +129,7 @@ TEST(CountWindowApi, ParsersNameTheParameter) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("--agg"), std::string::npos);
-    EXPECT_NE(std::string(e.what()).find("sum, count, min or max"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("sum, count, min, max, argmin, argmax, first or last"), std::string::npos);
   }
 }
 

@@ -83,7 +83,9 @@ class StreamEngine final : public StreamWindowEngine {
 
 // Whether a backend's pane stage lifts with the tuple's context (ContextLift aggregates).
 template <class Backend>
-inline constexpr bool lifts_with_context = requires { requires Backend::lifts_with_context; };
+inline constexpr bool lifts_with_context = requires {
+  requires Backend::lifts_with_context;
+};
 
 // The engine of `kind` over values V on `Backend`: the six aggregates of one value type.
 template <class Backend, WindowValue V>
@@ -93,7 +95,9 @@ std::unique_ptr<StreamWindowEngine> make_stream_engine(StreamAggregateKind kind,
   return visit_stream_aggregate<V>(kind, [&](auto aggregate) -> std::unique_ptr<StreamWindowEngine> {
     using A = decltype(aggregate);
     if constexpr (ContextLift<A> && !lifts_with_context<Backend>)
-      throw Error::unsupported(std::string(A::name) + " is not available for stream windows on this device (it needs each tuple's timestamp in the pane stage); use --device cpu");
+      throw Error::unsupported(std::string(A::name) +
+                               " is not available for stream windows on this device (it needs each tuple's "
+                               "timestamp in the pane stage); use --device cpu");
     else
       return std::make_unique<StreamEngine<Backend, A>>(options, config);
   });

@@ -55,8 +55,8 @@ CountWindowResult aggregate_count(std::span<const T> in, std::uint64_t length, s
 }
 
 // In-device: args.in and args.out (and args.positions) are device pointers of GPU
-// device.index (args.out sized for K results of the result type). Synchronous; `stream` is a cudaStream_t or null. Returns the
-// description of the plan that ran.
+// device.index (args.out sized for K results of the result type). Synchronous; `stream` is a cudaStream_t or
+// null. Returns the description of the plan that ran.
 std::string aggregate_count_on_device(const CountWindowArgs& args, DeviceId device,
                                       CountAlgorithm algorithm = CountAlgorithm::automatic,
                                       void* stream = nullptr);

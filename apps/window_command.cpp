@@ -122,7 +122,8 @@ DeviceId parse_device(const std::string& text) {
 
 // key,start,end,value with key 0 and start/end as positions (end exclusive); the positional
 // functions add the value's position: key,start,end,value,position.
-void write_results(std::ostream& out, const window::CountWindowResult& result, const window::CountWindowSpec& spec) {
+void write_results(std::ostream& out, const window::CountWindowResult& result,
+                   const window::CountWindowSpec& spec) {
   const window::Column& results = result.values;
   const bool positions = !result.positions.empty();
   out << (positions ? "key,start,end,value,position\n" : "key,start,end,value\n");

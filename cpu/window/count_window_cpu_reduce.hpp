@@ -21,7 +21,8 @@ namespace sextant::window::detail {
 // One accumulator on purpose: GCC 12 at -O3 mis-vectorises the two-accumulator form of the
 // wrapping int64 sum (it dropped a value in a 4-value run); long runs take the AVX2 path anyway.
 template <class Agg>
-typename Agg::Acc reduce_scalar(const typename Agg::Input* p, std::size_t n, std::uint64_t position) noexcept {
+typename Agg::Acc reduce_scalar(const typename Agg::Input* p, std::size_t n,
+                                std::uint64_t position) noexcept {
   typename Agg::Acc a = Agg::identity();
   for (std::size_t i = 0; i < n; ++i)
     a = Agg::combine(a, lift<Agg>(p[i], {static_cast<std::int64_t>(position + i)}));

@@ -46,8 +46,9 @@ template <AtomicAggregate Agg>
 __device__ __forceinline__ void atomic_combine(typename Agg::Acc* address, typename Agg::Acc value) {
   using Acc = typename Agg::Acc;
   constexpr bool is_min = Agg::atomic == AtomicOp::min;
-  static_assert(Agg::atomic != AtomicOp::add || std::is_same_v<Acc, std::int64_t> || std::is_same_v<Acc, double>,
-                "device atomic add: int64 or double accumulators");
+  static_assert(
+      Agg::atomic != AtomicOp::add || std::is_same_v<Acc, std::int64_t> || std::is_same_v<Acc, double>,
+      "device atomic add: int64 or double accumulators");
   if constexpr (Agg::atomic == AtomicOp::add) {
     if constexpr (std::is_same_v<Acc, std::int64_t>)
       atomicAdd(reinterpret_cast<unsigned long long*>(address), static_cast<unsigned long long>(value));

@@ -137,8 +137,8 @@ class DeviceExec {
       reduce_by_key_impl<A>(keys, thrust::make_transform_iterator(values, LiftOp<A>{}), n, out_keys,
                             out_parts, runs);
     else
-      reduce_by_key_impl<A>(keys, thrust::make_constant_iterator(Partial<A>::lift(typename A::Input{}, {})), n,
-                            out_keys, out_parts, runs);
+      reduce_by_key_impl<A>(keys, thrust::make_constant_iterator(Partial<A>::lift(typename A::Input{}, {})),
+                            n, out_keys, out_parts, runs);
   }
 
  private:

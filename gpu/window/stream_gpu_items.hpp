@@ -290,7 +290,9 @@ SEXTANT_HD_INLINE void prepare_tuple(const PrepareArgs& a, u64 i, PrepareStats& 
 template <StreamAggregate A>
 requires ValueLift<A>
 struct LiftOp {
-  SEXTANT_HD_INLINE Partial<A> operator()(const typename A::Input& x) const { return Partial<A>::lift(x, {}); }
+  SEXTANT_HD_INLINE Partial<A> operator()(const typename A::Input& x) const {
+    return Partial<A>::lift(x, {});
+  }
 };
 
 template <StreamAggregate A>

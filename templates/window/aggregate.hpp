@@ -46,7 +46,8 @@ concept WindowAggregate = requires(typename A::Acc a) {
   typename A::Acc;
   { A::identity() } -> std::same_as<typename A::Acc>;
   { A::combine(a, a) } -> std::same_as<typename A::Acc>;
-} && (ValueLift<A> || ContextLift<A>);
+}
+&&(ValueLift<A> || ContextLift<A>);
 
 // lift with the tuple's context where the aggregate wants it; value-only aggregates never see
 // it (the same code as calling A::lift(x)).
@@ -68,7 +69,7 @@ enum class AtomicOp : std::uint8_t { add, min, max };
 template <class A>
 concept AtomicAggregate = WindowAggregate<A> && requires {
   { A::atomic } -> std::convertible_to<AtomicOp>;
-} && (sizeof(typename A::Acc) == 4 || sizeof(typename A::Acc) == 8);
+} &&(sizeof(typename A::Acc) == 4 || sizeof(typename A::Acc) == 8);
 
 // ---- argmin, argmax, first, last: a value and where its tuple is -------------------------
 

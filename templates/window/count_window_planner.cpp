@@ -422,8 +422,7 @@ std::string missing_trait(CountAlgorithm algorithm, AggregateKind kind) {
       return {};
     case CountAlgorithm::direct_prefix:
     case CountAlgorithm::reduced_prefix:
-      if (!is_invertible(kind))
-        return what + ": it needs an invertible function (sum or count)";
+      if (!is_invertible(kind)) return what + ": it needs an invertible function (sum or count)";
       return {};
     case CountAlgorithm::automatic:
       break;
@@ -434,8 +433,8 @@ std::string missing_trait(CountAlgorithm algorithm, AggregateKind kind) {
 void check_count_algorithm(CountAlgorithm algorithm, AggregateKind kind) {
   if (algorithm != CountAlgorithm::automatic) {
     if (const std::string why = missing_trait(algorithm, kind); !why.empty())
-      throw Error::argument("algorithm", to_string(algorithm), "an algorithm that runs " + std::string(to_string(kind)),
-                            why);
+      throw Error::argument("algorithm", to_string(algorithm),
+                            "an algorithm that runs " + std::string(to_string(kind)), why);
     return;
   }
   for (CountAlgorithm a : {CountAlgorithm::gbl, CountAlgorithm::sh, CountAlgorithm::coop,

@@ -72,7 +72,8 @@ TEST_F(WindowCliTest, PositionalAggregatesPrintWhereTheValueIs) {
     EXPECT_EQ(r.out, want) << agg;
   }
   // Stream time windows W = 4, S = 4 over the same tuples: [0,4) holds ts 1,2,3; [4,8) ts 4,5,6.
-  const std::string stream = "window --type time --input " + in.string() + " --length 4 --slide 4 --lateness 10 ";
+  const std::string stream =
+      "window --type time --input " + in.string() + " --length 4 --slide 4 --lateness 10 ";
   const auto r = run(stream + "--value-type int64 --agg argmax --output -");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "key,start,end,value,timestamp\n0,0,4,5,1\n0,4,8,9,6\n");

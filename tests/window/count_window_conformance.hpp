@@ -52,8 +52,8 @@ inline const std::vector<window::AggregateKind>& all_kinds() {
 // Those and the positional functions: what the conformance body checks.
 inline const std::vector<window::AggregateKind>& conformance_kinds() {
   static const std::vector<window::AggregateKind> kinds = {
-      window::AggregateKind::sum,    window::AggregateKind::count,  window::AggregateKind::min,
-      window::AggregateKind::max,    window::AggregateKind::argmin, window::AggregateKind::argmax,
+      window::AggregateKind::sum,   window::AggregateKind::count,  window::AggregateKind::min,
+      window::AggregateKind::max,   window::AggregateKind::argmin, window::AggregateKind::argmax,
       window::AggregateKind::first, window::AggregateKind::last};
   return kinds;
 }

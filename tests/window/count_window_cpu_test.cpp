@@ -130,7 +130,8 @@ TEST(CountWindowApi, ParsersNameTheParameter) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("--agg"), std::string::npos);
-    EXPECT_NE(std::string(e.what()).find("sum, count, min, max, argmin, argmax, first or last"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("sum, count, min, max, argmin, argmax, first or last"),
+              std::string::npos);
   }
 }
 
@@ -219,7 +220,9 @@ static_assert(!window::AtomicAggregate<Aggregate<double, AggregateKind::first>>)
 static_assert(window::InvertibleAggregate<Aggregate<std::int64_t, AggregateKind::sum>>);
 static_assert(!window::InvertibleAggregate<Aggregate<float, AggregateKind::min>>);
 template <class A>
-concept PrefixInstantiable = requires(typename A::Acc a) { A::uncombine(a, a); };
+concept PrefixInstantiable = requires(typename A::Acc a) {
+  A::uncombine(a, a);
+};
 static_assert(!PrefixInstantiable<Aggregate<std::int32_t, AggregateKind::last>>);
 
 TEST(CountWindowSelector, RefusesAnAlgorithmWithoutTheTraitItNeeds) {

@@ -146,13 +146,14 @@ window::Column reference_windows(const std::vector<T>& x, std::uint64_t w, std::
 // Compares the positions of the positional functions window by window, exactly.
 inline ::testing::AssertionResult same_positions(const std::vector<std::int64_t>& got,
                                                  const std::vector<std::int64_t>& want,
-                                                 const std::vector<std::uint64_t>& which, std::uint64_t windows) {
+                                                 const std::vector<std::uint64_t>& which,
+                                                 std::uint64_t windows) {
   if (got.size() != windows)
     return ::testing::AssertionFailure() << "got " << got.size() << " positions, want " << windows;
   for (std::size_t c = 0; c < which.size(); ++c)
     if (got[which[c]] != want[c])
-      return ::testing::AssertionFailure() << "window " << which[c] << ": position " << got[which[c]]
-                                           << ", want " << want[c];
+      return ::testing::AssertionFailure()
+             << "window " << which[c] << ": position " << got[which[c]] << ", want " << want[c];
   return ::testing::AssertionSuccess();
 }
 

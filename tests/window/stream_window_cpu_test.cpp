@@ -148,8 +148,10 @@ void check_positional_by_definition(const window::CpuStreamConfig& config, std::
         continue;
       }
       bool better = false;
-      if (which == 0) better = below(c.value, best->value) || (!below(best->value, c.value) && c.at < best->at);
-      if (which == 1) better = below(best->value, c.value) || (!below(c.value, best->value) && c.at < best->at);
+      if (which == 0)
+        better = below(c.value, best->value) || (!below(best->value, c.value) && c.at < best->at);
+      if (which == 1)
+        better = below(best->value, c.value) || (!below(c.value, best->value) && c.at < best->at);
       if (which == 2) better = c.at < best->at || (c.at == best->at && below(c.value, best->value));
       if (which == 3) better = c.at > best->at || (c.at == best->at && below(best->value, c.value));
       if (better) best = c;
@@ -162,8 +164,10 @@ void check_positional_by_definition(const window::CpuStreamConfig& config, std::
     window::StreamWindowOperator<window::CpuStreamBackend, A> op(options, config);
     for (std::size_t first = 0; first < n; first += batch) {
       const std::size_t m = std::min(batch, n - first);
-      op.push({std::span(keys).subspan(first, m), std::span(ts).subspan(first, m),
-               std::span(values).subspan(first, m), {}});
+      op.push({std::span(keys).subspan(first, m),
+               std::span(ts).subspan(first, m),
+               std::span(values).subspan(first, m),
+               {}});
     }
     op.finish();
     std::vector<window::WindowResult<window::Selected<V>>> got;
@@ -171,7 +175,8 @@ void check_positional_by_definition(const window::CpuStreamConfig& config, std::
     ASSERT_FALSE(got.empty());
     std::size_t expected_windows = 0;
     for (window::StreamKey key = 0; key < 3; ++key)
-      for (std::int64_t start = 0; start < 400; start += 4) expected_windows += expect(which, key, start) ? 1 : 0;
+      for (std::int64_t start = 0; start < 400; start += 4)
+        expected_windows += expect(which, key, start) ? 1 : 0;
     EXPECT_EQ(got.size(), expected_windows) << A::name;
     for (const auto& r : got) {
       const auto want = expect(which, r.key, r.start);
@@ -186,7 +191,8 @@ void check_positional_by_definition(const window::CpuStreamConfig& config, std::
 
 TEST(CpuStreamWindow, PositionalAggregatesMatchTheirDefinitions) {
   for (const std::size_t batch : {std::size_t{1}, std::size_t{7}, std::size_t{500}, std::size_t{3000}})
-    for (const window::CpuStreamConfig config : {window::CpuStreamConfig{1}, window::CpuStreamConfig{2, 128}}) {
+    for (const window::CpuStreamConfig config :
+         {window::CpuStreamConfig{1}, window::CpuStreamConfig{2, 128}}) {
       check_positional_by_definition<std::int32_t>(config, batch);
       check_positional_by_definition<std::int64_t>(config, batch);
       check_positional_by_definition<float>(config, batch);
@@ -199,9 +205,11 @@ TEST(CpuStreamWindow, PositionalAggregatesMatchTheirDefinitions) {
 // instantiated without it.
 static_assert(!window::InvertibleAggregate<window::ArgMaxAggregate<int>>);
 static_assert(!window::AtomicAggregate<window::FirstAggregate<double>>);
-static_assert(window::ContextLift<window::LastAggregate<float>> && !window::ValueLift<window::ArgMinAggregate<int>>);
+static_assert(window::ContextLift<window::LastAggregate<float>> &&
+              !window::ValueLift<window::ArgMinAggregate<int>>);
 static_assert(window::StreamAggregate<window::ArgMaxAggregate<std::int64_t>>);
-static_assert(window::ValueLift<window::SumAggregate<int>> && !window::ContextLift<window::SumAggregate<int>>);
+static_assert(window::ValueLift<window::SumAggregate<int>> &&
+              !window::ContextLift<window::SumAggregate<int>>);
 
 // Sums of time windows straight from the definition: each accepted tuple is added to every
 // window that contains it (O(tuples x W/S), where the shared reference is O(windows x tuples)).

@@ -20,7 +20,9 @@ namespace sextant::window::detail {
 
 // One accumulator on purpose: GCC 12 at -O3 mis-vectorises the two-accumulator form of the
 // wrapping int64 sum (it dropped a value in a 4-value run); long runs take the AVX2 path anyway.
-template <class Agg>
+// Templated on Isa too: instantiations in the AVX2 unit must not share a symbol with the scalar
+// unit's (tests/cpu/isa_symbols.sh).
+template <class Isa, class Agg>
 typename Agg::Acc reduce_scalar(const typename Agg::Input* p, std::size_t n,
                                 std::uint64_t position) noexcept {
   typename Agg::Acc a = Agg::identity();
@@ -82,7 +84,7 @@ typename Agg::Acc reduce_avx2(const typename Agg::Input* p, std::size_t n, std::
   constexpr bool is_min = std::is_same_v<Agg, Aggregate<T, AggregateKind::min>>;
   constexpr bool is_max = std::is_same_v<Agg, Aggregate<T, AggregateKind::max>>;
   constexpr std::size_t lanes = 32 / sizeof(T);
-  if (n < 2 * lanes) return reduce_scalar<Agg>(p, n, position);
+  if (n < 2 * lanes) return reduce_scalar<cpu::Avx2Isa, Agg>(p, n, position);
   std::size_t i = 0;
   Acc out = Agg::identity();
   if constexpr (std::is_same_v<Agg, Aggregate<T, AggregateKind::count>>) {
@@ -150,7 +152,7 @@ typename Agg::Acc reduce_avx2(const typename Agg::Input* p, std::size_t n, std::
       out = fold_lanes<Agg>(a);
     }
   } else {
-    return reduce_scalar<Agg>(p, n, position);
+    return reduce_scalar<cpu::Avx2Isa, Agg>(p, n, position);
   }
   for (; i < n; ++i) out = Agg::combine(out, lift<Agg>(p[i], {static_cast<std::int64_t>(position + i)}));
   return out;
@@ -162,7 +164,7 @@ typename Agg::Acc reduce(const typename Agg::Input* p, std::size_t n, std::uint6
 #if defined(__AVX2__)
   if constexpr (std::is_same_v<Isa, cpu::Avx2Isa>) return reduce_avx2<Agg>(p, n, position);
 #endif
-  return reduce_scalar<Agg>(p, n, position);
+  return reduce_scalar<Isa, Agg>(p, n, position);
 }
 
 }  // namespace sextant::window::detail

@@ -1,5 +1,6 @@
 // COOP-OPT: slicing and cooperative expansion in one pass over the input (tile_kernel.cuh), or,
 // when S > W leaves wide gaps, the windows read directly (heads_kernel.cuh).
+#include "core/error.hpp"
 #include "gpu/window/heads_kernel.cuh"
 #include "gpu/window/launch.cuh"
 #include "gpu/window/tile_kernel.cuh"

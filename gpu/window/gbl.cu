@@ -1,6 +1,7 @@
 // GBL (paper 001, section 3.1): every value updates each window it belongs to with a global
 // atomic, no pre-aggregation. Consecutive threads start at different windows of their fan-out
 // (the circular pattern) so that the S threads sharing windows do not all hit the same one.
+#include "core/error.hpp"
 #include "gpu/window/common_kernels.cuh"
 #include "gpu/window/device_atomics.cuh"
 #include "gpu/window/launch.cuh"

@@ -2,6 +2,7 @@
 // touching it, held in shared memory (fan-out shared-memory atomics per value, circular
 // pattern against bank conflicts), then flushes them: windows inside the tile are stored,
 // windows crossing its edges combined atomically (set to the identity beforehand).
+#include "core/error.hpp"
 #include "gpu/window/common_kernels.cuh"
 #include "gpu/window/device_atomics.cuh"
 #include "gpu/window/launch.cuh"

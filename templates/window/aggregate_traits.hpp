@@ -9,7 +9,6 @@
 #include <limits>
 #include <type_traits>
 
-#include "core/error.hpp"
 #include "core/host_device.hpp"
 #include "templates/window/aggregate.hpp"
 #include "templates/window/count_window.hpp"
@@ -130,7 +129,7 @@ decltype(auto) visit_aggregate(AggregateKind kind, F&& f) {
     case AggregateKind::last:
       return f(Aggregate<T, AggregateKind::last>{});
   }
-  throw Error::internal("visit_aggregate: an AggregateKind without a type");
+  detail::throw_kind_without_type("visit_aggregate");
 }
 
 // Calls f(Aggregate<T, K>{}) for a runtime (type, kind).

@@ -65,6 +65,10 @@ AggregateKind parse_aggregate(const char* parameter, std::string_view text) {
                         "unknown aggregate function");
 }
 
+void detail::throw_kind_without_type(const char* visit) {
+  throw Error::internal(std::string(visit) + ": an aggregate kind without a type");
+}
+
 std::size_t size_of(ValueType type) noexcept {
   return type == ValueType::int32 || type == ValueType::float32 ? 4 : 8;
 }

@@ -45,6 +45,12 @@ ValueType parse_value_type(const char* parameter, std::string_view text);
 AggregateKind parse_aggregate(const char* parameter, std::string_view text);
 
 std::size_t size_of(ValueType type) noexcept;
+
+namespace detail {
+// Error::internal for an enum value that no visit maps to a type (out of line: the per-ISA
+// translation units that visit must not emit Error's inline members with their flags).
+[[noreturn]] void throw_kind_without_type(const char* visit);
+}  // namespace detail
 // The type of a window result (see the table above).
 ValueType result_type(ValueType input, AggregateKind kind) noexcept;
 // The traits of the kind's aggregate type (aggregate_traits.hpp), for runtime selection:

@@ -243,7 +243,7 @@ decltype(auto) visit_stream_aggregate(StreamAggregateKind kind, F&& f) {
     case StreamAggregateKind::last:
       return f(LastAggregate<V>{});
   }
-  throw Error::internal("visit_stream_aggregate: a StreamAggregateKind without a type");
+  detail::throw_kind_without_type("visit_stream_aggregate");
 }
 
 // The value type of an aggregate's output: the selected value's for the positional ones.

@@ -44,6 +44,7 @@ void StreamResults::clear() {
   keys.clear();
   starts.clear();
   ends.clear();
+  times.clear();
   std::visit([](auto& v) { v.clear(); }, values);
 }
 
@@ -57,6 +58,7 @@ void StreamResults::sort() {
   permute(keys, order);
   permute(starts, order);
   permute(ends, order);
+  if (!times.empty()) permute(times, order);
   std::visit([&](auto& v) { permute(v, order); }, values);
 }
 
@@ -67,7 +69,7 @@ void StreamResults::append_value(std::string& out, std::size_t i) const {
 ValueType stream_result_type(ValueType value, StreamAggregateKind kind) noexcept {
   return visit_value_type(value, [&](auto v) {
     return visit_stream_aggregate<decltype(v)>(
-        kind, [](auto a) { return value_type_of<typename decltype(a)::Output>; });
+        kind, [](auto a) { return value_type_of<typename OutputValue<typename decltype(a)::Output>::type>; });
   });
 }
 

@@ -12,7 +12,8 @@
 //   op.poll(results);  // (spec, key, start, end, value) columns; results.sort() for (spec, key, start)
 //
 // Value types: int32, int64, float, double. Result types: sum of integers and count -> int64;
-// sum of floats, avg, var -> double; min, max -> the value type (stream_aggregates.hpp).
+// sum of floats, avg, var -> double; min, max, argmin, argmax, first, last -> the value type, the
+// last four with the value's timestamp in StreamResults::times (stream_aggregates.hpp).
 #pragma once
 
 #include <cstddef>
@@ -57,6 +58,8 @@ struct StreamResults {
   std::vector<std::int64_t> starts;  // k*S
   std::vector<std::int64_t> ends;    // k*S + W (exclusive)
   Column values;
+  // argmin, argmax, first, last: the timestamp of the tuple each value comes from; else empty.
+  std::vector<std::int64_t> times;
 
   std::size_t size() const noexcept { return keys.size(); }
   void clear();

@@ -43,8 +43,9 @@ class StreamEngine final : public StreamWindowEngine {
   std::size_t poll(StreamResults& out) override {
     fired_.clear();
     const std::size_t n = op_.poll(fired_);
-    auto& values = std::get<std::vector<Output>>(out.values);
+    auto& values = std::get<std::vector<typename OutputValue<Output>::type>>(out.values);
     const std::size_t old = out.size();
+    if constexpr (SelectingAggregate<A>) out.times.resize(old + n);
     out.specs.resize(old + n);
     out.keys.resize(old + n);
     out.starts.resize(old + n);
@@ -56,7 +57,12 @@ class StreamEngine final : public StreamWindowEngine {
       out.keys[old + i] = r.key;
       out.starts[old + i] = r.start;
       out.ends[old + i] = r.end;
-      values[old + i] = r.value;
+      if constexpr (SelectingAggregate<A>) {
+        values[old + i] = r.value.value;
+        out.times[old + i] = r.value.at;
+      } else {
+        values[old + i] = r.value;
+      }
     }
     return n;
   }
@@ -75,13 +81,25 @@ class StreamEngine final : public StreamWindowEngine {
   std::vector<WindowResult<Output>> fired_;
 };
 
+// Whether a backend's pane stage lifts with the tuple's context (ContextLift aggregates).
+template <class Backend>
+inline constexpr bool lifts_with_context = requires {
+  requires Backend::lifts_with_context;
+};
+
 // The engine of `kind` over values V on `Backend`: the six aggregates of one value type.
 template <class Backend, WindowValue V>
 std::unique_ptr<StreamWindowEngine> make_stream_engine(StreamAggregateKind kind,
                                                        const StreamWindowOptions& options,
                                                        const typename Backend::Config& config) {
   return visit_stream_aggregate<V>(kind, [&](auto aggregate) -> std::unique_ptr<StreamWindowEngine> {
-    return std::make_unique<StreamEngine<Backend, decltype(aggregate)>>(options, config);
+    using A = decltype(aggregate);
+    if constexpr (ContextLift<A> && !lifts_with_context<Backend>)
+      throw Error::unsupported(std::string(A::name) +
+                               " is not available for stream windows on this device (it needs each tuple's "
+                               "timestamp in the pane stage); use --device cpu");
+    else
+      return std::make_unique<StreamEngine<Backend, A>>(options, config);
   });
 }
 

@@ -3,6 +3,7 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "cpu/window/count_window_cpu.hpp"
+#include "templates/window/count_window_planner.hpp"
 #if SEXTANT_HAS_CUDA
 #include "gpu/device_query.hpp"
 #include "gpu/window/count_window_gpu.hpp"
@@ -52,16 +53,19 @@ CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, Aggregate
   CountWindowResult result;
   result.values = make_column(result_type(in.type, kind), spec.window_count(in.size));
   const MutableColumnView out = mutable_view(result.values);
+  if (reports_position(kind)) result.positions.resize(spec.window_count(in.size));
+  std::int64_t* positions = result.positions.empty() ? nullptr : result.positions.data();
   if (device.kind == DeviceKind::cpu) {
     if (options.algorithm != CountAlgorithm::automatic)
       throw Error::argument(
           "algorithm", std::string(to_string(options.algorithm)), "auto on the CPU",
           "the CPU has one count-window specialisation; the named algorithms are GPU kernels");
     CpuCountWindow cpu{options.threads};
-    cpu.run(CountWindowArgs{in, out, spec, kind});
+    cpu.run(CountWindowArgs{in, out, spec, kind, positions});
     result.algorithm = "cpu (" + std::string(CpuCountWindow::isa()) + ")";
     return result;
   }
+  check_count_algorithm(options.algorithm, kind);
 #if SEXTANT_HAS_CUDA
   const CountPlan plan =
       gpu::aggregate_count_host(gpu_ordinal(device), in, out, spec, kind, options.algorithm);

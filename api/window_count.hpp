@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/device.hpp"
 #include "templates/window/count_window.hpp"
@@ -30,7 +31,10 @@ struct CountWindowOptions {
 };
 
 struct CountWindowResult {
-  Column values;          // K results of type result_type(input type, kind)
+  Column values;  // K results of type result_type(input type, kind)
+  // argmin, argmax, first, last (reports_position): the position of each result's value in the
+  // input column; empty otherwise.
+  std::vector<std::int64_t> positions;
   std::string algorithm;  // what ran: "cpu (avx2)" or the GPU plan, e.g. "coop (tile 16384, ...)"
 };
 
@@ -50,9 +54,9 @@ CountWindowResult aggregate_count(std::span<const T> in, std::uint64_t length, s
   return aggregate_count(ColumnView(in), CountWindowSpec{length, slide}, kind, device, options);
 }
 
-// In-device: args.in and args.out are device pointers of GPU device.index (args.out sized for
-// K results of the result type). Synchronous; `stream` is a cudaStream_t or null. Returns the
-// description of the plan that ran.
+// In-device: args.in and args.out (and args.positions) are device pointers of GPU
+// device.index (args.out sized for K results of the result type). Synchronous; `stream` is a cudaStream_t or
+// null. Returns the description of the plan that ran.
 std::string aggregate_count_on_device(const CountWindowArgs& args, DeviceId device,
                                       CountAlgorithm algorithm = CountAlgorithm::automatic,
                                       void* stream = nullptr);

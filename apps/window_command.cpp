@@ -102,9 +102,13 @@ Input load_input(const Arguments& args, PhaseTimes& phases) {
   return in;
 }
 
-// key,start,end,value with key 0 and start/end as positions (end exclusive).
-void write_results(std::ostream& out, const window::Column& results, const window::CountWindowSpec& spec) {
-  out << "key,start,end,value\n";
+// key,start,end,value with key 0 and start/end as positions (end exclusive); the positional
+// functions add the value's position: key,start,end,value,position.
+void write_results(std::ostream& out, const window::CountWindowResult& result,
+                   const window::CountWindowSpec& spec) {
+  const window::Column& results = result.values;
+  const bool positions = !result.positions.empty();
+  out << (positions ? "key,start,end,value,position\n" : "key,start,end,value\n");
   std::visit(
       [&](const auto& values) {
         std::string buf;
@@ -116,6 +120,10 @@ void write_results(std::ostream& out, const window::Column& results, const windo
           append_number(buf, static_cast<std::uint64_t>(k) * spec.slide + spec.length);
           buf += ',';
           append_number(buf, values[k]);
+          if (positions) {
+            buf += ',';
+            append_number(buf, result.positions[k]);
+          }
           buf += '\n';
           if (buf.size() > (1 << 20) - 128) {
             out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
@@ -144,7 +152,9 @@ int window_command(int argc, char** argv) {
        "--inplace CSV: double)"},
       {"length", "W[,W...]", "window length(s), time units or tuples (>= 1); several: one spec each"},
       {"slide", "S[,S...]", "window slide(s) (>= 1); pairs with --length, or one for all"},
-      {"agg", "sum|count|min|max|avg|var", "aggregate function (--inplace: sum|count|min|max)"},
+      {"agg", "sum|count|min|max|avg|var|argmin|argmax|first|last",
+       "aggregate function (--inplace: all but avg|var); argmin|argmax|first|last add the value's "
+       "timestamp (--inplace: position) as a last CSV column"},
       {"device", "cpu|gpuN", "where to aggregate (default cpu)"},
       {"algorithm", "A",
        "--inplace GPU algorithm: auto|gbl|sh|coop|direct-prefix|reduced-prefix (default auto)"},
@@ -202,7 +212,7 @@ int window_command(int argc, char** argv) {
     std::fprintf(stderr, "sextant window: --algorithm auto chose %s\n", result.algorithm.c_str());
 
   sw.restart();
-  write_output(output, [&](std::ostream& out) { write_results(out, result.values, spec); });
+  write_output(output, [&](std::ostream& out) { write_results(out, result, spec); });
   phases.add("write", sw.seconds());
   const std::string times = format_phases(phases);
   std::fprintf(

@@ -192,7 +192,9 @@ std::unique_ptr<Source> open_source(const Arguments& args) {
 }
 
 void write_results(std::ostream& out, const window::StreamResults& r, bool with_spec) {
-  std::string buf = with_spec ? "spec,key,start,end,value\n" : "key,start,end,value\n";
+  const bool times = !r.times.empty();  // argmin, argmax, first, last: the value's timestamp
+  std::string buf = with_spec ? "spec,key,start,end,value" : "key,start,end,value";
+  buf += times ? ",timestamp\n" : "\n";
   for (std::size_t i = 0; i < r.size(); ++i) {
     if (with_spec) {
       append_number(buf, r.specs[i]);
@@ -205,6 +207,10 @@ void write_results(std::ostream& out, const window::StreamResults& r, bool with_
     append_number(buf, r.ends[i]);
     buf += ',';
     r.append_value(buf, i);
+    if (times) {
+      buf += ',';
+      append_number(buf, r.times[i]);
+    }
     buf += '\n';
     if (buf.size() > (1u << 20)) {
       out.write(buf.data(), static_cast<std::streamsize>(buf.size()));

@@ -10,7 +10,7 @@ void count_window_cpu_scalar(const CountWindowArgs& args, int threads);
 }  // namespace detail
 
 void CpuCountWindow::run(const CountWindowArgs& args) const {
-  check_columns(args.in, args.out, args.spec, args.kind);
+  check_columns(args.in, args.out, args.spec, args.kind, args.positions);
   cpu::dispatch_isa([&](auto isa) {
     if constexpr (std::is_same_v<decltype(isa), cpu::Avx2Isa>)
       detail::count_window_cpu_avx2(args, threads);

@@ -54,9 +54,9 @@ class CpuSlice {
     for (std::int64_t jj = 0; jj < chunks; ++jj) {
       const auto j = static_cast<std::uint64_t>(jj);
       const typename Agg::Input* base = in + j * s;
-      const Acc a = r != 0 ? reduce<Isa, Agg>(base, r) : Agg::identity();
+      const Acc a = r != 0 ? reduce<Isa, Agg>(base, r, j * s) : Agg::identity();
       if (p.head != nullptr) p.head[j] = a;
-      if (q > 0 && j < last_full) p.full[j] = Agg::combine(a, reduce<Isa, Agg>(base + r, s - r));
+      if (q > 0 && j < last_full) p.full[j] = Agg::combine(a, reduce<Isa, Agg>(base + r, s - r, j * s + r));
     }
   }
 
@@ -91,7 +91,9 @@ class CpuExpand {
     }
     const T* lifted = static_cast<const T*>(p.lifted);
     const Acc* full = p.full;
-    const auto chunk = [&](std::uint64_t j) { return lifted != nullptr ? Agg::lift(lifted[j]) : full[j]; };
+    const auto chunk = [&](std::uint64_t j) {
+      return lifted != nullptr ? lift<Agg>(lifted[j], {static_cast<std::int64_t>(j)}) : full[j];
+    };
     const auto blocks = static_cast<std::int64_t>((windows + q - 1) / q);
     const auto grain = static_cast<int>(std::max<std::uint64_t>(1, 4096 / q));
 #pragma omp parallel for schedule(dynamic, grain) num_threads(threads)
@@ -117,7 +119,8 @@ class CpuExpand {
   int threads_;
 };
 
-// One run through the template with this ISA's hooks.
+// One run through the template with this ISA's hooks. The positional aggregates expand into
+// their accumulators, then split them into the value and the position columns.
 template <class Isa>
 void count_window_cpu(const CountWindowArgs& args, int threads) {
   const ChunkGeometry g = make_geometry(args.in.size, args.spec.length, args.spec.slide);
@@ -127,7 +130,19 @@ void count_window_cpu(const CountWindowArgs& args, int threads) {
     using Acc = typename Agg::Acc;
     CpuSlice<Isa> slice(threads);
     CpuExpand<Isa> expand(threads);
-    slice_and_expand<Agg>(slice, expand, g, args.in.as<T>(), args.out.as<Acc>());
+    if constexpr (SelectingAggregate<Agg>) {
+      AlignedBuffer<Acc> acc(g.windows);
+      slice_and_expand<Agg>(slice, expand, g, args.in.as<T>(), acc.data());
+      T* values = args.out.as<T>();
+      const auto windows = static_cast<std::int64_t>(g.windows);
+#pragma omp parallel for schedule(static) num_threads(slice.threads())
+      for (std::int64_t k = 0; k < windows; ++k) {
+        values[k] = acc.data()[k].value;
+        args.positions[k] = acc.data()[k].at;
+      }
+    } else {
+      slice_and_expand<Agg>(slice, expand, g, args.in.as<T>(), args.out.as<Acc>());
+    }
   });
 }
 

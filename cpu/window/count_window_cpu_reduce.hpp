@@ -1,6 +1,8 @@
-// reduce<Isa, Agg>(values, n): the aggregate of a contiguous run, the inner loop of the CPU
-// slice hook. The AVX2 overloads widen int32 -> int64 and float -> double in registers; the
-// scalar one is the reference shape. Included only by the per-ISA translation units.
+// reduce<Isa, Agg>(values, n, position): the aggregate of a contiguous run that starts at
+// `position` of the column, the inner loop of the CPU slice hook. The AVX2 overloads (sum,
+// count, min, max) widen int32 -> int64 and float -> double in registers; every other
+// aggregate takes the scalar loop, the reference shape. Included only by the per-ISA
+// translation units.
 #pragma once
 
 #include <cstddef>
@@ -18,10 +20,14 @@ namespace sextant::window::detail {
 
 // One accumulator on purpose: GCC 12 at -O3 mis-vectorises the two-accumulator form of the
 // wrapping int64 sum (it dropped a value in a 4-value run); long runs take the AVX2 path anyway.
-template <class Agg>
-typename Agg::Acc reduce_scalar(const typename Agg::Input* p, std::size_t n) noexcept {
+// Templated on Isa too: instantiations in the AVX2 unit must not share a symbol with the scalar
+// unit's (tests/cpu/isa_symbols.sh).
+template <class Isa, class Agg>
+typename Agg::Acc reduce_scalar(const typename Agg::Input* p, std::size_t n,
+                                std::uint64_t position) noexcept {
   typename Agg::Acc a = Agg::identity();
-  for (std::size_t i = 0; i < n; ++i) a = Agg::combine(a, Agg::lift(p[i]));
+  for (std::size_t i = 0; i < n; ++i)
+    a = Agg::combine(a, lift<Agg>(p[i], {static_cast<std::int64_t>(position + i)}));
   return a;
 }
 
@@ -72,11 +78,13 @@ inline __m256i max_epi64(__m256i a, __m256i b) noexcept {
 }
 
 template <class Agg>
-typename Agg::Acc reduce_avx2(const typename Agg::Input* p, std::size_t n) noexcept {
+typename Agg::Acc reduce_avx2(const typename Agg::Input* p, std::size_t n, std::uint64_t position) noexcept {
   using T = typename Agg::Input;
   using Acc = typename Agg::Acc;
+  constexpr bool is_min = std::is_same_v<Agg, Aggregate<T, AggregateKind::min>>;
+  constexpr bool is_max = std::is_same_v<Agg, Aggregate<T, AggregateKind::max>>;
   constexpr std::size_t lanes = 32 / sizeof(T);
-  if (n < 2 * lanes) return reduce_scalar<Agg>(p, n);
+  if (n < 2 * lanes) return reduce_scalar<cpu::Avx2Isa, Agg>(p, n, position);
   std::size_t i = 0;
   Acc out = Agg::identity();
   if constexpr (std::is_same_v<Agg, Aggregate<T, AggregateKind::count>>) {
@@ -113,8 +121,7 @@ typename Agg::Acc reduce_avx2(const typename Agg::Input* p, std::size_t n) noexc
       }
       out = hsum_pd(_mm256_add_pd(a, b));
     }
-  } else {
-    constexpr bool is_min = std::is_same_v<Agg, Aggregate<T, AggregateKind::min>>;
+  } else if constexpr (is_min || is_max) {
     if constexpr (std::is_same_v<T, std::int32_t>) {
       __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
       for (i = lanes; i + lanes <= n; i += lanes) {
@@ -144,18 +151,20 @@ typename Agg::Acc reduce_avx2(const typename Agg::Input* p, std::size_t n) noexc
       }
       out = fold_lanes<Agg>(a);
     }
+  } else {
+    return reduce_scalar<cpu::Avx2Isa, Agg>(p, n, position);
   }
-  for (; i < n; ++i) out = Agg::combine(out, Agg::lift(p[i]));
+  for (; i < n; ++i) out = Agg::combine(out, lift<Agg>(p[i], {static_cast<std::int64_t>(position + i)}));
   return out;
 }
 #endif
 
 template <class Isa, class Agg>
-typename Agg::Acc reduce(const typename Agg::Input* p, std::size_t n) noexcept {
+typename Agg::Acc reduce(const typename Agg::Input* p, std::size_t n, std::uint64_t position) noexcept {
 #if defined(__AVX2__)
-  if constexpr (std::is_same_v<Isa, cpu::Avx2Isa>) return reduce_avx2<Agg>(p, n);
+  if constexpr (std::is_same_v<Isa, cpu::Avx2Isa>) return reduce_avx2<Agg>(p, n, position);
 #endif
-  return reduce_scalar<Agg>(p, n);
+  return reduce_scalar<Isa, Agg>(p, n, position);
 }
 
 }  // namespace sextant::window::detail

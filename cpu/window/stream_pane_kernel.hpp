@@ -61,12 +61,13 @@ void accumulate_slice(PaneShard<A>& shard, const PaneInput<typename A::Input>& i
 
 namespace kernel {
 
-// Adds one lifted value to pane `pane` of key `id`. Returns true when the key's ring may
-// have moved (the slow path ran), so that a caller caching it reloads.
+// Adds one lifted value (timestamp ts) to pane `pane` of key `id`. Returns true when the key's
+// ring may have moved (the slow path ran), so that a caller caching it reloads. Value-only
+// aggregates never read ts.
 template <StreamAggregate A>
 [[gnu::always_inline]] inline bool add_to_pane(PaneShard<A>& s, std::uint32_t id, std::int64_t lo,
                                                std::uint64_t mask, Partial<A>* slots, std::int64_t pane,
-                                               typename A::Input v) {
+                                               typename A::Input v, std::int64_t ts) {
   if (static_cast<std::uint64_t>(pane) - static_cast<std::uint64_t>(lo) <= mask) [[likely]] {
     Partial<A>& p = slots[static_cast<std::uint64_t>(pane) & mask];
     // A pending pane's `tuples` only says that it is not empty (all the window stage needs):
@@ -75,10 +76,10 @@ template <StreamAggregate A>
       s.new_pane(id, pane);
       p.tuples = 1;
     }
-    p.acc = A::combine(p.acc, A::lift(v));
+    p.acc = A::combine(p.acc, lift<A>(v, {ts}));
     return false;
   }
-  s.place(id, pane, Partial<A>::lift(v));
+  s.place(id, pane, Partial<A>::lift(v, {ts}));
   return true;
 }
 
@@ -181,8 +182,8 @@ template <StreamAggregate A, bool HasWm>
   const __m256i out =
       _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_and_si256(in0, in1), _mm256_set1_epi64x(-1)));
   if (!_mm256_testz_si256(out, out)) return false;
-  typename A::Acc acc = A::lift(values[0]);
-  for (int k = 1; k < 8; ++k) acc = A::combine(acc, A::lift(values[k]));
+  typename A::Acc acc = lift<A>(values[0], {ts[0]});
+  for (int k = 1; k < 8; ++k) acc = A::combine(acc, lift<A>(values[k], {ts[k]}));
   Partial<A>& slot = slots[static_cast<std::uint64_t>(pane) & mask];
   if (slot.tuples == 0) {
     s.new_pane(id, pane);
@@ -222,7 +223,7 @@ template <StreamAggregate A, class Isa, bool HasWm>
   const auto step = [&](std::size_t i) {
     const std::int64_t x = ts[i];
     if (x >= threshold) [[likely]] {
-      if (add_to_pane<A>(s, id, lo, mask, slots, div(x), values[i])) [[unlikely]] {
+      if (add_to_pane<A>(s, id, lo, mask, slots, div(x), values[i], x)) [[unlikely]] {
         lo = s.hot(id).lo;
         mask = s.hot(id).mask;
         slots = s.hot(id).slots;
@@ -299,7 +300,7 @@ template <StreamAggregate A, class Isa, bool HasWm>
           hot = s.hot_data();
         }
         const auto& h = hot[id];
-        add_to_pane<A>(s, id, h.lo, h.mask, h.slots, panes[j], values[b + j]);
+        add_to_pane<A>(s, id, h.lo, h.mask, h.slots, panes[j], values[b + j], ts[b + j]);
       } else {
         ++late;
       }
@@ -323,7 +324,7 @@ template <StreamAggregate A, class Isa, bool Keyed, bool HasWm>
       id = s.add_key(key);
     auto& h = s.hot(id);
     const std::int64_t pane = div(h.count++);
-    add_to_pane<A>(s, id, h.lo, h.mask, h.slots, pane, in.values[i]);
+    add_to_pane<A>(s, id, h.lo, h.mask, h.slots, pane, in.values[i], in.timestamps[i]);
     if constexpr (HasWm) follow_watermark(in.watermarks[i], 0, wm, unused_threshold, ignored);
   }
   tally.ignored += ignored;

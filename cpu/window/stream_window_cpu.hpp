@@ -14,6 +14,8 @@ namespace sextant::window {
 
 struct CpuStreamBackend {
   using Config = CpuStreamConfig;
+  // The pane stage passes each tuple's timestamp to lift (argmin, argmax, first, last).
+  static constexpr bool lifts_with_context = true;
   template <StreamAggregate A>
   using PaneStage = CpuPaneStage<A>;
   template <StreamAggregate A>

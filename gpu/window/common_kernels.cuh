@@ -9,10 +9,11 @@
 #include <cstdint>
 
 #include "gpu/cuda_check.cuh"
+#include "templates/window/count_window_policy.hpp"
 
 namespace sextant::window::gpu::detail {
 
-inline constexpr unsigned block_threads = 256;
+using policy::block_threads;
 
 template <class Acc>
 __global__ void fill_kernel(Acc* out, std::uint64_t count, Acc value) {

@@ -1,5 +1,6 @@
 // COOP-OPT: slicing and cooperative expansion in one pass over the input (tile_kernel.cuh), or,
 // when S > W leaves wide gaps, the windows read directly (heads_kernel.cuh).
+#include "core/error.hpp"
 #include "gpu/window/heads_kernel.cuh"
 #include "gpu/window/launch.cuh"
 #include "gpu/window/tile_kernel.cuh"
@@ -8,7 +9,7 @@ namespace sextant::window::gpu::detail {
 
 namespace {
 
-template <class Agg>
+template <AtomicAggregate Agg>
 void run_coop(const Launch& launch) {
   using T = typename Agg::Input;
   using Acc = typename Agg::Acc;
@@ -33,7 +34,12 @@ void run_coop(const Launch& launch) {
 }  // namespace
 
 void launch_coop(const Launch& launch) {
-  visit_aggregate(launch.args.in.type, launch.args.kind, [&](auto agg) { run_coop<decltype(agg)>(launch); });
+  visit_aggregate(launch.args.in.type, launch.args.kind, [&](auto agg) {
+    if constexpr (AtomicAggregate<decltype(agg)>)
+      run_coop<decltype(agg)>(launch);
+    else  // the planner refuses such aggregates (missing_trait)
+      throw Error::internal("COOP launched for an aggregate without a device atomic");
+  });
 }
 
 }  // namespace sextant::window::gpu::detail

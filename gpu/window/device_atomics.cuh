@@ -1,7 +1,7 @@
 // atomic_combine<Agg>(address, value): *address = Agg::combine(*address, value), atomically,
-// in global or shared memory (generic addressing). Native atomics where the hardware has
-// them (64-bit add, 32/64-bit integer min/max, double add); a compare-and-swap loop for
-// float/double min/max.
+// in global or shared memory (generic addressing), for the aggregate's declared AtomicOp.
+// Native atomics where the hardware has them (64-bit add, 32/64-bit integer min/max, double
+// add); a compare-and-swap loop over Agg::combine for float/double min/max.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,12 +12,6 @@
 #include "templates/window/aggregate_traits.hpp"
 
 namespace sextant::window::gpu::detail {
-
-template <class Agg>
-inline constexpr bool is_sum_like = std::is_same_v<Agg, Aggregate<typename Agg::Input, AggregateKind::sum>> ||
-                                    std::is_same_v<Agg, Aggregate<typename Agg::Input, AggregateKind::count>>;
-template <class Agg>
-inline constexpr bool is_min = std::is_same_v<Agg, Aggregate<typename Agg::Input, AggregateKind::min>>;
 
 template <class F>
 __device__ __forceinline__ void cas_loop_32(float* address, float value, F combine) {
@@ -46,21 +40,27 @@ __device__ __forceinline__ void cas_loop_64(double* address, double value, F com
   }
 }
 
-template <class Agg>
+// Only for aggregates that declare their atomic (AtomicAggregate): an aggregate without one does
+// not compile here, and neither does an algorithm that combines with it.
+template <AtomicAggregate Agg>
 __device__ __forceinline__ void atomic_combine(typename Agg::Acc* address, typename Agg::Acc value) {
   using Acc = typename Agg::Acc;
-  if constexpr (is_sum_like<Agg>) {
+  constexpr bool is_min = Agg::atomic == AtomicOp::min;
+  static_assert(
+      Agg::atomic != AtomicOp::add || std::is_same_v<Acc, std::int64_t> || std::is_same_v<Acc, double>,
+      "device atomic add: int64 or double accumulators");
+  if constexpr (Agg::atomic == AtomicOp::add) {
     if constexpr (std::is_same_v<Acc, std::int64_t>)
       atomicAdd(reinterpret_cast<unsigned long long*>(address), static_cast<unsigned long long>(value));
     else
       atomicAdd(address, value);  // double
   } else if constexpr (std::is_same_v<Acc, std::int32_t>) {
-    if constexpr (is_min<Agg>)
+    if constexpr (is_min)
       atomicMin(reinterpret_cast<int*>(address), static_cast<int>(value));
     else
       atomicMax(reinterpret_cast<int*>(address), static_cast<int>(value));
   } else if constexpr (std::is_same_v<Acc, std::int64_t>) {
-    if constexpr (is_min<Agg>)
+    if constexpr (is_min)
       atomicMin(reinterpret_cast<long long*>(address), static_cast<long long>(value));
     else
       atomicMax(reinterpret_cast<long long*>(address), static_cast<long long>(value));

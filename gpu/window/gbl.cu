@@ -1,6 +1,7 @@
 // GBL (paper 001, section 3.1): every value updates each window it belongs to with a global
 // atomic, no pre-aggregation. Consecutive threads start at different windows of their fan-out
 // (the circular pattern) so that the S threads sharing windows do not all hit the same one.
+#include "core/error.hpp"
 #include "gpu/window/common_kernels.cuh"
 #include "gpu/window/device_atomics.cuh"
 #include "gpu/window/launch.cuh"
@@ -10,7 +11,7 @@ namespace sextant::window::gpu::detail {
 
 namespace {
 
-template <class Agg>
+template <AtomicAggregate Agg>
 __global__ void __launch_bounds__(block_threads)
     gbl_kernel(const typename Agg::Input* __restrict__ in, typename Agg::Acc* __restrict__ out,
                ChunkGeometry g) {
@@ -30,7 +31,7 @@ __global__ void __launch_bounds__(block_threads)
   }
 }
 
-template <class Agg>
+template <AtomicAggregate Agg>
 void run_gbl(const Launch& launch) {
   using Acc = typename Agg::Acc;
   const CountWindowArgs& args = launch.args;
@@ -45,7 +46,12 @@ void run_gbl(const Launch& launch) {
 }  // namespace
 
 void launch_gbl(const Launch& launch) {
-  visit_aggregate(launch.args.in.type, launch.args.kind, [&](auto agg) { run_gbl<decltype(agg)>(launch); });
+  visit_aggregate(launch.args.in.type, launch.args.kind, [&](auto agg) {
+    if constexpr (AtomicAggregate<decltype(agg)>)
+      run_gbl<decltype(agg)>(launch);
+    else  // the planner refuses such aggregates (missing_trait)
+      throw Error::internal("GBL launched for an aggregate without a device atomic");
+  });
 }
 
 }  // namespace sextant::window::gpu::detail

@@ -73,7 +73,7 @@ template <class Agg>
 void run_direct(const Launch& launch) {
   using T = typename Agg::Input;
   using Acc = typename Agg::Acc;
-  if constexpr (Agg::invertible) {
+  if constexpr (InvertibleAggregate<Agg>) {
     const CountWindowArgs& args = launch.args;
     const ChunkGeometry g = make_geometry(args.in.size, args.spec.length, args.spec.slide);
     auto* prefix = static_cast<Acc*>(launch.workspace.reserve(partials_slot, (g.used + 1) * sizeof(Acc)));
@@ -145,7 +145,7 @@ template <class Agg>
 void run_reduced(const Launch& launch) {
   using T = typename Agg::Input;
   using Acc = typename Agg::Acc;
-  if constexpr (Agg::invertible) {
+  if constexpr (InvertibleAggregate<Agg>) {
     const CountWindowArgs& args = launch.args;
     const ChunkGeometry g = make_geometry(args.in.size, args.spec.length, args.spec.slide);
     Acc* out = args.out.as<Acc>();

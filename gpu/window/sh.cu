@@ -2,6 +2,7 @@
 // touching it, held in shared memory (fan-out shared-memory atomics per value, circular
 // pattern against bank conflicts), then flushes them: windows inside the tile are stored,
 // windows crossing its edges combined atomically (set to the identity beforehand).
+#include "core/error.hpp"
 #include "gpu/window/common_kernels.cuh"
 #include "gpu/window/device_atomics.cuh"
 #include "gpu/window/launch.cuh"
@@ -11,7 +12,7 @@ namespace sextant::window::gpu::detail {
 
 namespace {
 
-template <class Agg>
+template <AtomicAggregate Agg>
 __global__ void __launch_bounds__(block_threads)
     sh_kernel(const typename Agg::Input* __restrict__ in, typename Agg::Acc* __restrict__ out,
               ChunkGeometry g, std::uint64_t tile) {
@@ -49,7 +50,7 @@ __global__ void __launch_bounds__(block_threads)
   }
 }
 
-template <class Agg>
+template <AtomicAggregate Agg>
 void run_sh(const Launch& launch) {
   using Acc = typename Agg::Acc;
   const CountWindowArgs& args = launch.args;
@@ -68,7 +69,12 @@ void run_sh(const Launch& launch) {
 }  // namespace
 
 void launch_sh(const Launch& launch) {
-  visit_aggregate(launch.args.in.type, launch.args.kind, [&](auto agg) { run_sh<decltype(agg)>(launch); });
+  visit_aggregate(launch.args.in.type, launch.args.kind, [&](auto agg) {
+    if constexpr (AtomicAggregate<decltype(agg)>)
+      run_sh<decltype(agg)>(launch);
+    else  // the planner refuses such aggregates (missing_trait)
+      throw Error::internal("SH launched for an aggregate without a device atomic");
+  });
 }
 
 }  // namespace sextant::window::gpu::detail

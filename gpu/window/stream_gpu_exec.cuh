@@ -18,10 +18,11 @@
 #include "gpu/cuda_check.cuh"
 #include "gpu/window/stream_gpu_items.hpp"
 #include "gpu/window/stream_gpu_pane_core.hpp"
+#include "templates/window/count_window_policy.hpp"
 
 namespace sextant::window::detail::stream_gpu {
 
-inline constexpr int block_threads = 256;
+using policy::block_threads;
 
 template <class F>
 __global__ void __launch_bounds__(block_threads) for_each_kernel(u64 n, F f) {
@@ -136,8 +137,8 @@ class DeviceExec {
       reduce_by_key_impl<A>(keys, thrust::make_transform_iterator(values, LiftOp<A>{}), n, out_keys,
                             out_parts, runs);
     else
-      reduce_by_key_impl<A>(keys, thrust::make_constant_iterator(Partial<A>::lift(typename A::Input{})), n,
-                            out_keys, out_parts, runs);
+      reduce_by_key_impl<A>(keys, thrust::make_constant_iterator(Partial<A>::lift(typename A::Input{}, {})),
+                            n, out_keys, out_parts, runs);
   }
 
  private:

@@ -285,9 +285,14 @@ SEXTANT_HD_INLINE void prepare_tuple(const PrepareArgs& a, u64 i, PrepareStats& 
 
 // ---- pane partials ----------------------------------------------------------------------------
 
+// Values travel alone through the GPU pipeline's sorts: only value-only lifts (ContextLift
+// aggregates do not compile here; the facade refuses them on a GPU).
 template <StreamAggregate A>
+requires ValueLift<A>
 struct LiftOp {
-  SEXTANT_HD_INLINE Partial<A> operator()(const typename A::Input& x) const { return Partial<A>::lift(x); }
+  SEXTANT_HD_INLINE Partial<A> operator()(const typename A::Input& x) const {
+    return Partial<A>::lift(x, {});
+  }
 };
 
 template <StreamAggregate A>

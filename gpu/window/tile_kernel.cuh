@@ -34,12 +34,10 @@
 
 namespace sextant::window::gpu::detail {
 
-static_assert(block_threads == tile_block_threads);
-
 enum class TileMode { coop, partials, local_prefix };
 
-// Direct window sums over at most this many chunks (COOP-OPT); longer windows use the scans.
-inline constexpr std::uint64_t coop_direct_chunks = 16;
+using policy::coop_direct_chunks;
+using policy::tile_vectors_per_thread;
 
 struct TileParams {
   ChunkGeometry g;

@@ -1,7 +1,8 @@
-// The four aggregate functions as constexpr traits that host and device code share:
-// the accumulator type, lift (input -> accumulator), combine, identity and, for the
-// invertible ones, uncombine (the inverse the prefix algorithms subtract with).
-// Integer sums combine in uint64 so that overflow wraps instead of being undefined.
+// The count-window family's aggregates as types of the one aggregate model (aggregate.hpp),
+// shared by host and device code: sum and count are invertible (uncombine) and device atomics
+// (add); min and max are device atomics; argmin, argmax, first and last are neither (a 16-byte
+// accumulator), so only the algorithms that need no trait run them. Integer sums combine in
+// uint64 so that overflow wraps instead of being undefined.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <type_traits>
 
 #include "core/host_device.hpp"
+#include "templates/window/aggregate.hpp"
 #include "templates/window/count_window.hpp"
 
 namespace sextant::window {
@@ -40,7 +42,7 @@ template <class T>
 struct Aggregate<T, AggregateKind::sum> {
   using Input = T;
   using Acc = detail::SumAccumulator<T>;
-  static constexpr bool invertible = true;
+  static constexpr AtomicOp atomic = AtomicOp::add;
   SEXTANT_HD_INLINE static constexpr Acc identity() noexcept { return Acc{0}; }
   SEXTANT_HD_INLINE static constexpr Acc lift(T x) noexcept { return static_cast<Acc>(x); }
   SEXTANT_HD_INLINE static constexpr Acc combine(Acc a, Acc b) noexcept { return detail::wrapping_add(a, b); }
@@ -53,7 +55,7 @@ template <class T>
 struct Aggregate<T, AggregateKind::count> {
   using Input = T;
   using Acc = std::int64_t;
-  static constexpr bool invertible = true;
+  static constexpr AtomicOp atomic = AtomicOp::add;
   SEXTANT_HD_INLINE static constexpr Acc identity() noexcept { return 0; }
   SEXTANT_HD_INLINE static constexpr Acc lift(T) noexcept { return 1; }
   SEXTANT_HD_INLINE static constexpr Acc combine(Acc a, Acc b) noexcept { return detail::wrapping_add(a, b); }
@@ -66,7 +68,7 @@ template <class T>
 struct Aggregate<T, AggregateKind::min> {
   using Input = T;
   using Acc = T;
-  static constexpr bool invertible = false;
+  static constexpr AtomicOp atomic = AtomicOp::min;
   SEXTANT_HD_INLINE static constexpr Acc identity() noexcept {
     if constexpr (std::is_floating_point_v<T>)
       return std::numeric_limits<T>::infinity();
@@ -81,7 +83,7 @@ template <class T>
 struct Aggregate<T, AggregateKind::max> {
   using Input = T;
   using Acc = T;
-  static constexpr bool invertible = false;
+  static constexpr AtomicOp atomic = AtomicOp::max;
   SEXTANT_HD_INLINE static constexpr Acc identity() noexcept {
     if constexpr (std::is_floating_point_v<T>)
       return -std::numeric_limits<T>::infinity();
@@ -92,11 +94,21 @@ struct Aggregate<T, AggregateKind::max> {
   SEXTANT_HD_INLINE static constexpr Acc combine(Acc a, Acc b) noexcept { return a < b ? b : a; }
 };
 
-// The result type of Aggregate<T, K> as a ValueType must match result_type(); checked here once.
-template <class A>
-inline constexpr ValueType accumulator_type = value_type_of<typename A::Acc>;
+template <class T>
+struct Aggregate<T, AggregateKind::argmin> : ArgMinAggregate<T> {};
+template <class T>
+struct Aggregate<T, AggregateKind::argmax> : ArgMaxAggregate<T> {};
+template <class T>
+struct Aggregate<T, AggregateKind::first> : FirstAggregate<T> {};
+template <class T>
+struct Aggregate<T, AggregateKind::last> : LastAggregate<T> {};
 
-// Calls f(Aggregate<T, K>{}) for a runtime kind, T given.
+static_assert(InvertibleAggregate<Aggregate<int, AggregateKind::sum>> &&
+              AtomicAggregate<Aggregate<double, AggregateKind::max>>);
+static_assert(!InvertibleAggregate<Aggregate<int, AggregateKind::argmax>> &&
+              !AtomicAggregate<Aggregate<double, AggregateKind::first>>);
+
+// The one place where a runtime kind becomes a type: calls f(Aggregate<T, K>{}).
 template <WindowValue T, class F>
 decltype(auto) visit_aggregate(AggregateKind kind, F&& f) {
   switch (kind) {
@@ -107,9 +119,17 @@ decltype(auto) visit_aggregate(AggregateKind kind, F&& f) {
     case AggregateKind::min:
       return f(Aggregate<T, AggregateKind::min>{});
     case AggregateKind::max:
-      break;
+      return f(Aggregate<T, AggregateKind::max>{});
+    case AggregateKind::argmin:
+      return f(Aggregate<T, AggregateKind::argmin>{});
+    case AggregateKind::argmax:
+      return f(Aggregate<T, AggregateKind::argmax>{});
+    case AggregateKind::first:
+      return f(Aggregate<T, AggregateKind::first>{});
+    case AggregateKind::last:
+      return f(Aggregate<T, AggregateKind::last>{});
   }
-  return f(Aggregate<T, AggregateKind::max>{});
+  detail::throw_kind_without_type("visit_aggregate");
 }
 
 // Calls f(Aggregate<T, K>{}) for a runtime (type, kind).

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "templates/window/aggregate_traits.hpp"
 #include "templates/window/count_window_hooks.hpp"
 
 namespace sextant::window {
@@ -31,6 +32,14 @@ std::string_view to_string(AggregateKind kind) noexcept {
       return "min";
     case AggregateKind::max:
       return "max";
+    case AggregateKind::argmin:
+      return "argmin";
+    case AggregateKind::argmax:
+      return "argmax";
+    case AggregateKind::first:
+      return "first";
+    case AggregateKind::last:
+      return "last";
   }
   return "?";
 }
@@ -48,7 +57,16 @@ AggregateKind parse_aggregate(const char* parameter, std::string_view text) {
   if (text == "count") return AggregateKind::count;
   if (text == "min") return AggregateKind::min;
   if (text == "max") return AggregateKind::max;
-  throw Error::argument(parameter, text, "sum, count, min or max", "unknown aggregate function");
+  if (text == "argmin") return AggregateKind::argmin;
+  if (text == "argmax") return AggregateKind::argmax;
+  if (text == "first") return AggregateKind::first;
+  if (text == "last") return AggregateKind::last;
+  throw Error::argument(parameter, text, "sum, count, min, max, argmin, argmax, first or last",
+                        "unknown aggregate function");
+}
+
+void detail::throw_kind_without_type(const char* visit) {
+  throw Error::internal(std::string(visit) + ": an aggregate kind without a type");
 }
 
 std::size_t size_of(ValueType type) noexcept {
@@ -63,6 +81,10 @@ ValueType result_type(ValueType input, AggregateKind kind) noexcept {
       return ValueType::int64;
     case AggregateKind::min:
     case AggregateKind::max:
+    case AggregateKind::argmin:
+    case AggregateKind::argmax:
+    case AggregateKind::first:
+    case AggregateKind::last:
       return input;
   }
   return input;
@@ -97,8 +119,15 @@ CountAlgorithm parse_count_algorithm(const char* parameter, std::string_view tex
                         "unknown algorithm");
 }
 
+// The traits are the same for every value type; int32 stands for all.
 bool is_invertible(AggregateKind kind) noexcept {
-  return kind == AggregateKind::sum || kind == AggregateKind::count;
+  return visit_aggregate<std::int32_t>(kind, [](auto a) { return InvertibleAggregate<decltype(a)>; });
+}
+bool has_device_atomic(AggregateKind kind) noexcept {
+  return visit_aggregate<std::int32_t>(kind, [](auto a) { return AtomicAggregate<decltype(a)>; });
+}
+bool reports_position(AggregateKind kind) noexcept {
+  return visit_aggregate<std::int32_t>(kind, [](auto a) { return SelectingAggregate<decltype(a)>; });
 }
 
 void CountWindowSpec::validate() const {
@@ -131,7 +160,7 @@ MutableColumnView mutable_view(Column& column) noexcept {
 }
 
 void check_columns(const ColumnView& in, const MutableColumnView& out, const CountWindowSpec& spec,
-                   AggregateKind kind) {
+                   AggregateKind kind, const std::int64_t* positions) {
   spec.validate();
   const ValueType expected = result_type(in.type, kind);
   if (out.type != expected)
@@ -145,6 +174,9 @@ void check_columns(const ColumnView& in, const MutableColumnView& out, const Cou
   if (in.size != 0 && in.data == nullptr)
     throw Error::argument("in", "null", "a column", "input has no data");
   if (k != 0 && out.data == nullptr) throw Error::argument("out", "null", "a column", "output has no data");
+  if (k != 0 && reports_position(kind) && positions == nullptr)
+    throw Error::argument("positions", "null", "a column of " + std::to_string(k) + " int64",
+                          std::string(to_string(kind)) + " reports a position beside each value");
 }
 
 }  // namespace sextant::window

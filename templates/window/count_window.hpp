@@ -16,6 +16,11 @@
 //   count any -> int64, always W (computed, not assumed: every algorithm counts).
 //   min, max any -> the input type, exact. NaN inputs give unspecified results; -0.0 and +0.0
 //                          compare equal and either may be reported.
+//   argmin, argmax  any -> the input type, exact, plus the position (index in the column) of
+//                          the value: the smallest/largest; among equal values the smallest
+//                          position (-0.0 counts as below +0.0). NaN inputs: unspecified.
+//   first, last     any -> the input type and its position: the window's first/last value.
+// The positional functions (reports_position) write the positions to a second, int64 column.
 #pragma once
 
 #include <concepts>
@@ -30,20 +35,31 @@
 namespace sextant::window {
 
 enum class ValueType : std::uint8_t { int32, int64, float32, float64 };
-enum class AggregateKind : std::uint8_t { sum, count, min, max };
+enum class AggregateKind : std::uint8_t { sum, count, min, max, argmin, argmax, first, last };
 
 std::string_view to_string(ValueType type) noexcept;
 std::string_view to_string(AggregateKind kind) noexcept;
 // "int32|int64|float|double" (float32/float64 accepted too); throws Error naming `parameter`.
 ValueType parse_value_type(const char* parameter, std::string_view text);
-// "sum|count|min|max"; throws Error naming `parameter`.
+// "sum|count|min|max|argmin|argmax|first|last"; throws Error naming `parameter`.
 AggregateKind parse_aggregate(const char* parameter, std::string_view text);
 
 std::size_t size_of(ValueType type) noexcept;
+
+namespace detail {
+// Error::internal for an enum value that no visit maps to a type (out of line: the per-ISA
+// translation units that visit must not emit Error's inline members with their flags).
+[[noreturn]] void throw_kind_without_type(const char* visit);
+}  // namespace detail
 // The type of a window result (see the table above).
 ValueType result_type(ValueType input, AggregateKind kind) noexcept;
-// Sum and count have an inverse (subtraction), which the prefix-sum algorithms need.
+// The traits of the kind's aggregate type (aggregate_traits.hpp), for runtime selection:
+// an inverse (sum, count; the prefix-sum algorithms need it), a device atomic (sum, count, min,
+// max; GBL, SH and COOP-OPT need it), and a position beside each value (argmin, argmax, first,
+// last).
 bool is_invertible(AggregateKind kind) noexcept;
+bool has_device_atomic(AggregateKind kind) noexcept;
+bool reports_position(AggregateKind kind) noexcept;
 
 template <class T>
 concept WindowValue = std::same_as<T, std::int32_t> || std::same_as<T, std::int64_t> ||
@@ -145,9 +161,10 @@ struct CountWindowProblem {
   ValueType output_type() const noexcept { return result_type(type, kind); }
 };
 
-// Throws Error unless `in`/`out` suit `spec` and `kind`: out.type == result_type(in.type, kind)
-// and out.size >= K (the parameter names are those of the API).
+// Throws Error unless `in`/`out` suit `spec` and `kind`: out.type == result_type(in.type, kind),
+// out.size >= K and, for a positional kind, `positions` (K entries) given (the parameter names
+// are those of the API).
 void check_columns(const ColumnView& in, const MutableColumnView& out, const CountWindowSpec& spec,
-                   AggregateKind kind);
+                   AggregateKind kind, const std::int64_t* positions = nullptr);
 
 }  // namespace sextant::window

@@ -34,6 +34,8 @@ struct CountWindowArgs {
   MutableColumnView out;
   CountWindowSpec spec;
   AggregateKind kind = AggregateKind::sum;
+  // argmin, argmax, first, last (reports_position): the K positions, same memory as `out`.
+  std::int64_t* positions = nullptr;
 
   CountWindowProblem problem() const noexcept { return {in.size, spec, in.type, kind}; }
 };

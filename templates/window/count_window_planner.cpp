@@ -7,19 +7,20 @@
 
 #include "core/error.hpp"
 #include "templates/window/chunk_geometry.hpp"
+#include "templates/window/count_window_policy.hpp"
 #include "templates/window/tile_layout.hpp"
 
 namespace sextant::window {
 
 namespace {
 
-// Kernel shapes (gpu/window/*.cuh use the same numbers).
-constexpr std::uint32_t block_threads = 256;
-constexpr std::uint64_t sh_tile = 2048;
-constexpr std::uint32_t tile_blocks_per_sm = 2;  // the persistent tile kernel runs two blocks per SM
-constexpr std::uint64_t sector = 32;
+using policy::block_threads;
+using policy::coop_direct_chunks;
+using policy::sector;
+using policy::sh_tile;
+using policy::tile_blocks_per_sm;
 
-// The tile kernel's costs besides moving bytes, fitted to H100 measurements (docs/window_count.md):
+// The tile kernel's costs besides moving bytes (fitted constants: docs/PERFORMANCE.md):
 // thread instructions per value, per chunk part and per window part, and the latency of one
 // tile's chain of barriers (seconds), which bounds a block's tile rate when chunks are few.
 struct TileCosts {
@@ -36,7 +37,6 @@ constexpr double coop_direct_per_chunk_read = 13;
 constexpr TileCosts coop_scan_costs{44, 400, 0, 400, 120, 9.0e-6};
 constexpr TileCosts partials_costs{44, 100, 7, 680, 0, 1.2e-6};
 constexpr TileCosts tile_scan_costs{44, 120, 7, 700, 0, 2.0e-6};  // partials plus a block scan per tile
-constexpr std::uint64_t coop_direct_chunks = 16;                  // as in gpu/window/tile_kernel.cuh
 // Streaming kernels reach about this share of the measured bandwidths.
 constexpr double stream_efficiency = 0.95;
 // CUB's decoupled look-back scan reaches about this share of the streaming bandwidths, over
@@ -44,7 +44,7 @@ constexpr double stream_efficiency = 0.95;
 constexpr double scan_efficiency = 0.85;
 constexpr double direct_scan_efficiency = 0.65;
 // SH and GBL: instructions per value (index arithmetic with 64-bit divisions) and per update;
-// SH measured about 2.5 times slower than its terms (shared atomics under contention).
+// SH's slowdown over its terms is shared atomics under contention (docs/PERFORMANCE.md).
 constexpr double baseline_per_value = 80;
 constexpr double baseline_per_update = 20;
 constexpr double sh_slowdown = 2.5;
@@ -255,9 +255,6 @@ std::uint64_t tile_scan_workspace_bytes(const CountWindowProblem& p, std::uint64
 }
 
 PlanResult plan_direct_prefix(const CountWindowProblem& p, const DeviceProfile& d) {
-  if (!is_invertible(p.kind))
-    return {std::nullopt, "DIRECT-PREFIX needs an invertible function (sum or count), not " +
-                              std::string(to_string(p.kind))};
   const Sizes s = sizes_of(p);
   CountPlan plan;
   plan.algorithm = CountAlgorithm::direct_prefix;
@@ -279,9 +276,6 @@ PlanResult plan_direct_prefix(const CountWindowProblem& p, const DeviceProfile& 
 }
 
 PlanResult plan_reduced_prefix(const CountWindowProblem& p, const DeviceProfile& d) {
-  if (!is_invertible(p.kind))
-    return {std::nullopt, "REDUCED-PREFIX needs an invertible function (sum or count), not " +
-                              std::string(to_string(p.kind))};
   const Sizes s = sizes_of(p);
   std::optional<CountPlan> best;
   if (uses_heads(p)) best = plan_heads(CountAlgorithm::reduced_prefix, s, d);
@@ -417,8 +411,43 @@ std::uint64_t workspace_bytes(CountAlgorithm algorithm, const CountWindowProblem
   }
 }
 
+std::string missing_trait(CountAlgorithm algorithm, AggregateKind kind) {
+  const std::string what = std::string(to_string(algorithm)) + " cannot run " + std::string(to_string(kind));
+  switch (algorithm) {
+    case CountAlgorithm::gbl:
+    case CountAlgorithm::sh:
+    case CountAlgorithm::coop:
+      if (!has_device_atomic(kind))
+        return what + ": it combines windows with device atomics (sum, count, min, max only)";
+      return {};
+    case CountAlgorithm::direct_prefix:
+    case CountAlgorithm::reduced_prefix:
+      if (!is_invertible(kind)) return what + ": it needs an invertible function (sum or count)";
+      return {};
+    case CountAlgorithm::automatic:
+      break;
+  }
+  return {};
+}
+
+void check_count_algorithm(CountAlgorithm algorithm, AggregateKind kind) {
+  if (algorithm != CountAlgorithm::automatic) {
+    if (const std::string why = missing_trait(algorithm, kind); !why.empty())
+      throw Error::argument("algorithm", to_string(algorithm),
+                            "an algorithm that runs " + std::string(to_string(kind)), why);
+    return;
+  }
+  for (CountAlgorithm a : {CountAlgorithm::gbl, CountAlgorithm::sh, CountAlgorithm::coop,
+                           CountAlgorithm::direct_prefix, CountAlgorithm::reduced_prefix})
+    if (missing_trait(a, kind).empty()) return;
+  throw Error::unsupported("no GPU count-window algorithm runs " + std::string(to_string(kind)) +
+                           " (every one needs a device atomic or an inverse); use --device cpu");
+}
+
 PlanResult plan_count_window(CountAlgorithm algorithm, const CountWindowProblem& problem,
                              const DeviceProfile& profile) {
+  if (algorithm != CountAlgorithm::automatic)
+    if (std::string why = missing_trait(algorithm, problem.kind); !why.empty()) return {std::nullopt, why};
   switch (algorithm) {
     case CountAlgorithm::gbl:
       return plan_gbl(problem, profile);
@@ -452,6 +481,7 @@ std::vector<std::pair<CountAlgorithm, PlanResult>> plan_all(const CountWindowPro
 CountPlan select_count_window(CountAlgorithm algorithm, const CountWindowProblem& problem,
                               const DeviceProfile& profile) {
   problem.spec.validate();
+  check_count_algorithm(algorithm, problem.kind);
   if (algorithm != CountAlgorithm::automatic) {
     PlanResult r = plan_count_window(algorithm, problem, profile);
     if (!r.plan) throw Error::unsupported(r.reason);

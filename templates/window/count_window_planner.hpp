@@ -12,6 +12,7 @@
 
 #include "templates/window/count_window.hpp"
 #include "templates/window/count_window_hooks.hpp"
+#include "templates/window/count_window_policy.hpp"
 
 namespace sextant::window {
 
@@ -42,7 +43,7 @@ enum class ReducedVariant : std::uint8_t { chunk_scan, tile_scan };
 
 struct CountPlan {
   CountAlgorithm algorithm = CountAlgorithm::coop;
-  std::uint32_t block_threads = 256;
+  std::uint32_t block_threads = policy::block_threads;
   std::uint64_t tile = 0;    // values per block tile (SH, COOP-OPT, REDUCED-PREFIX slicing)
   std::uint32_t stages = 2;  // input buffers of the tile kernel (1 or 2)
   bool heads = false;        // S > W with wide gaps: windows read directly (COOP-OPT, REDUCED-PREFIX)
@@ -62,6 +63,14 @@ struct PlanResult {
   std::string reason;             // why not, when empty
 };
 
+// Why `algorithm` cannot run `kind` at all (the aggregate lacks the trait the algorithm needs:
+// a device atomic for GBL, SH and COOP-OPT, an inverse for the prefix algorithms); empty if it
+// can.
+std::string missing_trait(CountAlgorithm algorithm, AggregateKind kind);
+// Throws Error::argument (exit 2) naming the algorithm and the function when a named algorithm
+// lacks the trait, Error::unsupported when no algorithm can run `kind` (`automatic`).
+void check_count_algorithm(CountAlgorithm algorithm, AggregateKind kind);
+
 // The plan for one named algorithm (never `automatic`).
 PlanResult plan_count_window(CountAlgorithm algorithm, const CountWindowProblem& problem,
                              const DeviceProfile& profile);
@@ -69,8 +78,9 @@ bool can_run(CountAlgorithm algorithm, const CountWindowProblem& problem, const 
 // Every algorithm's plan or reason, in enum order (gbl .. reduced-prefix).
 std::vector<std::pair<CountAlgorithm, PlanResult>> plan_all(const CountWindowProblem& problem,
                                                             const DeviceProfile& profile);
-// The cheapest runnable plan (COOP-OPT always runs, so there is one). `algorithm` other than
-// automatic returns that algorithm's plan or throws Error::unsupported with the reason.
+// The cheapest runnable plan (COOP-OPT always runs a function with a device atomic, so there is
+// one). `algorithm` other than automatic returns that algorithm's plan or throws (see
+// check_count_algorithm; Error::unsupported with the reason when resources fall short).
 CountPlan select_count_window(CountAlgorithm algorithm, const CountWindowProblem& problem,
                               const DeviceProfile& profile);
 

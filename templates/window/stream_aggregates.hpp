@@ -9,6 +9,11 @@
 //   min    any -> the value type (exact)
 //   max    any -> the value type (exact)
 //   avg    any -> double; integers: the exact sum, then one division (q + r / n)
+//   argmin, argmax  any -> the value type and the timestamp of its tuple: the smallest/largest
+//          value; among equal values the earliest timestamp (-0.0 counts as below +0.0)
+//   first, last  any -> the value type and its timestamp: the value of the tuple with the
+//          smallest/largest event timestamp (not arrival order); among equal timestamps the
+//          smallest (first) / largest (last) value, so results never depend on batching
 //   var    any -> double, the population variance (divide by n). Integers: count, exact
 //          sum and M2 combined with Chan et al.'s pairwise update, the difference of
 //          the two means taken from the exact sums (so 1e18, 1e18 + 1, 1e18 + 2 gives 2/3);
@@ -34,22 +39,19 @@
 
 namespace sextant::window {
 
+// The one aggregate model (aggregate.hpp) with a name and a lower to the emitted Output.
 template <class A>
-concept StreamAggregate = requires(typename A::Input x, typename A::Acc a) {
-  typename A::Input;
-  typename A::Acc;
+concept StreamAggregate = WindowAggregate<A> && requires(typename A::Acc a) {
   typename A::Output;
   { A::name } -> std::convertible_to<std::string_view>;
-  { A::identity() } -> std::same_as<typename A::Acc>;
-  { A::lift(x) } -> std::same_as<typename A::Acc>;
-  { A::combine(a, a) } -> std::same_as<typename A::Acc>;
   { A::lower(a) } -> std::same_as<typename A::Output>;
 };
 
-enum class StreamAggregateKind : std::uint8_t { sum, count, min, max, avg, var };
+enum class StreamAggregateKind : std::uint8_t { sum, count, min, max, avg, var, argmin, argmax, first, last };
 
 std::string_view to_string(StreamAggregateKind kind) noexcept;
-// "sum|count|min|max|avg|var"; throws Error naming `parameter` and the valid names.
+// "sum|count|min|max|avg|var|argmin|argmax|first|last"; throws Error naming `parameter` and the
+// valid names.
 StreamAggregateKind parse_stream_aggregate(const char* parameter, std::string_view text);
 
 __extension__ typedef __int128 StreamInt128;  // GCC, Clang and nvcc; __extension__: no -Wpedantic
@@ -231,10 +233,28 @@ decltype(auto) visit_stream_aggregate(StreamAggregateKind kind, F&& f) {
     case StreamAggregateKind::avg:
       return f(AvgAggregate<V>{});
     case StreamAggregateKind::var:
-      break;
+      return f(VarAggregate<V>{});
+    case StreamAggregateKind::argmin:
+      return f(ArgMinAggregate<V>{});
+    case StreamAggregateKind::argmax:
+      return f(ArgMaxAggregate<V>{});
+    case StreamAggregateKind::first:
+      return f(FirstAggregate<V>{});
+    case StreamAggregateKind::last:
+      return f(LastAggregate<V>{});
   }
-  return f(VarAggregate<V>{});
+  detail::throw_kind_without_type("visit_stream_aggregate");
 }
+
+// The value type of an aggregate's output: the selected value's for the positional ones.
+template <class Output>
+struct OutputValue {
+  using type = Output;
+};
+template <class V>
+struct OutputValue<Selected<V>> {
+  using type = V;
+};
 
 // The template keeps, beside the aggregate, how many tuples a pane or window holds: windows
 // that received no tuple are never emitted, whatever the aggregate.
@@ -244,7 +264,9 @@ struct Partial {
   std::int64_t tuples;
 
   SEXTANT_HD_INLINE static constexpr Partial identity() noexcept { return {A::identity(), 0}; }
-  SEXTANT_HD_INLINE static constexpr Partial lift(typename A::Input x) noexcept { return {A::lift(x), 1}; }
+  SEXTANT_HD_INLINE static constexpr Partial lift(typename A::Input x, TupleContext c) noexcept {
+    return {window::lift<A>(x, c), 1};
+  }
   SEXTANT_HD_INLINE static constexpr Partial combine(const Partial& a, const Partial& b) noexcept {
     return {A::combine(a.acc, b.acc), a.tuples + b.tuples};
   }

@@ -35,15 +35,26 @@ std::string_view to_string(StreamAggregateKind kind) noexcept {
       return "avg";
     case StreamAggregateKind::var:
       return "var";
+    case StreamAggregateKind::argmin:
+      return "argmin";
+    case StreamAggregateKind::argmax:
+      return "argmax";
+    case StreamAggregateKind::first:
+      return "first";
+    case StreamAggregateKind::last:
+      return "last";
   }
   return "?";
 }
 
 StreamAggregateKind parse_stream_aggregate(const char* parameter, std::string_view text) {
   for (auto kind : {StreamAggregateKind::sum, StreamAggregateKind::count, StreamAggregateKind::min,
-                    StreamAggregateKind::max, StreamAggregateKind::avg, StreamAggregateKind::var})
+                    StreamAggregateKind::max, StreamAggregateKind::avg, StreamAggregateKind::var,
+                    StreamAggregateKind::argmin, StreamAggregateKind::argmax, StreamAggregateKind::first,
+                    StreamAggregateKind::last})
     if (text == to_string(kind)) return kind;
-  throw Error::argument(parameter, text, "sum, count, min, max, avg or var", "unknown aggregate");
+  throw Error::argument(parameter, text, "sum, count, min, max, avg, var, argmin, argmax, first or last",
+                        "unknown aggregate");
 }
 
 namespace {

@@ -15,18 +15,16 @@
 
 #include "core/host_device.hpp"
 #include "templates/window/chunk_geometry.hpp"
+#include "templates/window/count_window_policy.hpp"
 
 namespace sextant::window {
 
-// Each of the 256 threads of a tile block slices 9 consecutive 16-byte vectors: an odd number
-// of vectors per thread keeps the threads' 16-byte shared-memory loads free of bank conflicts.
-inline constexpr std::uint32_t tile_block_threads = 256;
-inline constexpr std::uint32_t tile_vectors_per_thread = 9;
+// Each thread of a tile block slices policy::tile_vectors_per_thread 16-byte vectors.
 SEXTANT_HD_INLINE constexpr std::uint32_t tile_values_per_thread(std::uint32_t value_bytes) noexcept {
-  return tile_vectors_per_thread * 16 / value_bytes;
+  return policy::tile_vectors_per_thread * 16 / value_bytes;
 }
 SEXTANT_HD_INLINE constexpr std::uint64_t tile_values(std::uint32_t value_bytes) noexcept {
-  return std::uint64_t{tile_block_threads} * tile_values_per_thread(value_bytes);
+  return std::uint64_t{policy::block_threads} * tile_values_per_thread(value_bytes);
 }
 
 struct TileLayout {

@@ -56,6 +56,35 @@ TEST_F(WindowCliTest, StreamCsvGivesHandDerivedWindows) {
   EXPECT_NE(r.err.find("windows=2"), std::string::npos) << r.err;
 }
 
+// Values 5,1,4,2,3 at positions 0..4 (timestamps 1..5); W = 3, S = 2: [0,3) and [2,5).
+TEST_F(WindowCliTest, PositionalAggregatesPrintWhereTheValueIs) {
+  const auto in = write("s.csv", stream_csv);
+  const std::string base = "window --type count --inplace --input " + in.string() + " --length 3 --slide 2 ";
+  const std::pair<const char*, const char*> cases[] = {
+      {"argmin", "key,start,end,value,position\n0,0,3,1,1\n0,2,5,2,3\n"},
+      {"argmax", "key,start,end,value,position\n0,0,3,5,0\n0,2,5,4,2\n"},
+      {"first", "key,start,end,value,position\n0,0,3,5,0\n0,2,5,4,2\n"},
+      {"last", "key,start,end,value,position\n0,0,3,4,2\n0,2,5,3,4\n"},
+  };
+  for (const auto& [agg, want] : cases) {
+    const auto r = run(base + "--value-type int32 --agg " + agg + " --output -");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, want) << agg;
+  }
+  // Stream time windows W = 4, S = 4 over the same tuples: [0,4) holds ts 1,2,3; [4,8) ts 4,5,6.
+  const std::string stream =
+      "window --type time --input " + in.string() + " --length 4 --slide 4 --lateness 10 ";
+  const auto r = run(stream + "--value-type int64 --agg argmax --output -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "key,start,end,value,timestamp\n0,0,4,5,1\n0,4,8,9,6\n");
+  const auto last = run(stream + "--value-type int64 --agg last --output -");
+  ASSERT_EQ(last.exit_code, 0) << last.err;
+  EXPECT_EQ(last.out, "key,start,end,value,timestamp\n0,0,4,4,3\n0,4,8,9,6\n");
+  const auto bad = run(base + "--agg median --output -");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("argmin, argmax, first or last"), std::string::npos) << bad.err;
+}
+
 TEST_F(WindowCliTest, GapsTumblingAndNoWindow) {
   const auto in = write("s.csv", "0,0,1,0\n0,1,2,0\n0,2,3,0\n0,3,4,0\n0,4,5,0\n0,5,6,0\n0,6,7,0\n");
   const std::string base =

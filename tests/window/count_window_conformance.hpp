@@ -2,7 +2,9 @@
 // algorithm, the selector): every function x every value type against the naive reference,
 // over a grid of (W, S) with non-powers of two, S > W, S == W, W == 1, n not a multiple of S
 // and n < W, plus random columns of 1e5..1e6 values. A backend that cannot run a problem
-// (SH beyond its shared memory, a prefix algorithm for min/max) must say so through can_run;
+// (SH beyond its shared memory, a prefix algorithm for min/max, an atomic one for argmax) must
+// say so through can_run; the positional functions (argmin, argmax, first, last) are checked
+// with their positions;
 // a slow baseline caps n through max_updates (values x fan-out) to keep the suite short.
 #pragma once
 
@@ -19,11 +21,17 @@
 
 namespace sextant::testing {
 
+// What a backend returns: the K results and, for the positional functions, their positions.
+struct CountWindowOutput {
+  window::Column values;
+  std::vector<std::int64_t> positions;
+};
+
 struct CountWindowBackend {
   std::string name;
   std::function<std::string()> unavailable;  // empty string: available; else why the test skips
   std::function<bool(const window::CountWindowProblem&)> can_run;
-  std::function<window::Column(window::ColumnView, window::CountWindowSpec, window::AggregateKind)> run;
+  std::function<CountWindowOutput(window::ColumnView, window::CountWindowSpec, window::AggregateKind)> run;
   std::uint64_t max_updates = 0;            // 0: no cap
   bool prefix_only_for_invertible = false;  // the backend is a prefix algorithm
 };
@@ -34,10 +42,19 @@ inline const std::vector<std::uint64_t>& window_grid() {
   return grid;
 }
 
+// The functions with a device atomic (every GPU algorithm serves some of them).
 inline const std::vector<window::AggregateKind>& all_kinds() {
   static const std::vector<window::AggregateKind> kinds = {
       window::AggregateKind::sum, window::AggregateKind::count, window::AggregateKind::min,
       window::AggregateKind::max};
+  return kinds;
+}
+// Those and the positional functions: what the conformance body checks.
+inline const std::vector<window::AggregateKind>& conformance_kinds() {
+  static const std::vector<window::AggregateKind> kinds = {
+      window::AggregateKind::sum,   window::AggregateKind::count,  window::AggregateKind::min,
+      window::AggregateKind::max,   window::AggregateKind::argmin, window::AggregateKind::argmax,
+      window::AggregateKind::first, window::AggregateKind::last};
   return kinds;
 }
 
@@ -51,7 +68,7 @@ class CountWindowConformance : public ::testing::TestWithParam<CountWindowBacken
   template <class T>
   bool check(const std::vector<T>& x, std::uint64_t w, std::uint64_t s, std::uint64_t reference_budget) {
     const CountWindowBackend& b = GetParam();
-    for (window::AggregateKind kind : all_kinds()) {
+    for (window::AggregateKind kind : conformance_kinds()) {
       const window::CountWindowProblem problem{x.size(), {w, s}, window::value_type_of<T>, kind};
       const bool runs = b.can_run(problem);
       if (b.prefix_only_for_invertible && !window::is_invertible(kind)) {
@@ -62,10 +79,13 @@ class CountWindowConformance : public ::testing::TestWithParam<CountWindowBacken
         ++skipped_;
         continue;
       }
-      const window::Column got = b.run(window::ColumnView(std::span<const T>(x)), {w, s}, kind);
+      const CountWindowOutput got = b.run(window::ColumnView(std::span<const T>(x)), {w, s}, kind);
       const auto which = windows_to_check(problem.windows(), w, reference_budget);
-      const window::Column want = reference_windows(x, w, s, kind, which);
-      const auto same = same_windows(got, want, which, x, w, s, kind);
+      std::vector<std::int64_t> want_positions;
+      const window::Column want = reference_windows(x, w, s, kind, which, &want_positions);
+      auto same = same_windows(got.values, want, which, x, w, s, kind);
+      if (same && window::reports_position(kind))
+        same = same_positions(got.positions, want_positions, which, problem.windows());
       if (!same) {
         ADD_FAILURE() << b.name << " " << window::to_string(window::value_type_of<T>) << " "
                       << window::to_string(kind) << " n=" << x.size() << " W=" << w << " S=" << s << ": "

@@ -7,6 +7,7 @@
 
 #include "api/window_count.hpp"
 #include "core/error.hpp"
+#include "templates/window/aggregate_traits.hpp"
 #include "templates/window/chunk_geometry.hpp"
 #include "templates/window/count_window_planner.hpp"
 #include "tests/window/count_window_conformance.hpp"
@@ -24,7 +25,8 @@ CountWindowBackend cpu_backend() {
   b.unavailable = [] { return std::string(); };
   b.can_run = [](const window::CountWindowProblem&) { return true; };
   b.run = [](window::ColumnView in, window::CountWindowSpec spec, AggregateKind kind) {
-    return window::aggregate_count(in, spec, kind, DeviceId{DeviceKind::cpu, -1}).values;
+    auto r = window::aggregate_count(in, spec, kind, DeviceId{DeviceKind::cpu, -1});
+    return CountWindowOutput{std::move(r.values), std::move(r.positions)};
   };
   return b;
 }
@@ -128,7 +130,8 @@ TEST(CountWindowApi, ParsersNameTheParameter) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("--agg"), std::string::npos);
-    EXPECT_NE(std::string(e.what()).find("sum, count, min or max"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("sum, count, min, max, argmin, argmax, first or last"),
+              std::string::npos);
   }
 }
 
@@ -204,5 +207,58 @@ TEST(CountWindowSelector, FollowsThePapersRegions) {
   EXPECT_EQ(choose(1 << 20, 4, AggregateKind::max), CountAlgorithm::coop);
 }
 
+}  // namespace
+}  // namespace sextant::testing
+
+// Count windows: the positional functions lack the traits GBL/SH/COOP-OPT (a device atomic) and
+// the prefix algorithms (an inverse) require, so those cannot be instantiated with them.
+namespace sextant::testing {
+namespace {
+using window::Aggregate;
+static_assert(!window::InvertibleAggregate<Aggregate<std::int32_t, AggregateKind::argmax>>);
+static_assert(!window::AtomicAggregate<Aggregate<double, AggregateKind::first>>);
+static_assert(window::InvertibleAggregate<Aggregate<std::int64_t, AggregateKind::sum>>);
+static_assert(!window::InvertibleAggregate<Aggregate<float, AggregateKind::min>>);
+template <class A>
+concept PrefixInstantiable = requires(typename A::Acc a) {
+  A::uncombine(a, a);
+};
+static_assert(!PrefixInstantiable<Aggregate<std::int32_t, AggregateKind::last>>);
+
+TEST(CountWindowSelector, RefusesAnAlgorithmWithoutTheTraitItNeeds) {
+  const auto h100 = window::reference_h100_profile();
+  const window::CountWindowProblem p{1 << 20, {64, 4}, ValueType::int32, AggregateKind::argmax};
+  for (const auto& [a, r] : window::plan_all(p, h100)) EXPECT_FALSE(r.plan) << window::to_string(a);
+  try {
+    window::select_count_window(CountAlgorithm::coop, p, h100);
+    FAIL() << "coop accepted argmax";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::bad_argument);
+    EXPECT_NE(std::string(e.what()).find("coop"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("argmax"), std::string::npos) << e.what();
+  }
+  try {
+    window::select_count_window(CountAlgorithm::automatic, p, h100);
+    FAIL() << "the selector planned argmax";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::unsupported);
+  }
+}
+
+TEST(CountWindowApi, PositionalFunctionsReportPositions) {
+  const std::vector<std::int32_t> v = {3, 1, 4, 1, 5, 9, 2, 6};
+  const auto run = [&](AggregateKind k) {
+    return window::aggregate_count(std::span<const std::int32_t>(v), 4, 2, k);
+  };
+  const auto amin = run(AggregateKind::argmin);  // windows [0,4) [2,6) [4,8)
+  EXPECT_EQ(std::get<std::vector<std::int32_t>>(amin.values), (std::vector<std::int32_t>{1, 1, 2}));
+  EXPECT_EQ(amin.positions, (std::vector<std::int64_t>{1, 3, 6}));  // the first of equal values
+  const auto amax = run(AggregateKind::argmax);
+  EXPECT_EQ(amax.positions, (std::vector<std::int64_t>{2, 5, 5}));
+  EXPECT_EQ(run(AggregateKind::first).positions, (std::vector<std::int64_t>{0, 2, 4}));
+  EXPECT_EQ(std::get<std::vector<std::int32_t>>(run(AggregateKind::last).values),
+            (std::vector<std::int32_t>{1, 9, 6}));
+  EXPECT_TRUE(run(AggregateKind::sum).positions.empty());
+}
 }  // namespace
 }  // namespace sextant::testing

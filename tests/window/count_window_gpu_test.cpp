@@ -30,7 +30,10 @@ std::string gpu_unavailable() {
 
 bool gpu_can_run(CountAlgorithm a, const window::CountWindowProblem& p) {
 #if SEXTANT_HAS_CUDA
-  return a == CountAlgorithm::automatic || window::can_run(a, p, window::gpu::device_profile(0));
+  if (a != CountAlgorithm::automatic) return window::can_run(a, p, window::gpu::device_profile(0));
+  for (const auto& [algorithm, r] : window::plan_all(p, window::gpu::device_profile(0)))
+    if (r.plan) return true;
+  return false;
 #else
   (void)a;
   (void)p;
@@ -46,7 +49,8 @@ CountWindowBackend gpu_backend(CountAlgorithm a, std::uint64_t max_updates) {
   b.run = [a](window::ColumnView in, window::CountWindowSpec spec, AggregateKind kind) {
     window::CountWindowOptions options;
     options.algorithm = a;
-    return window::aggregate_count(in, spec, kind, DeviceId{DeviceKind::gpu, 0}, options).values;
+    auto r = window::aggregate_count(in, spec, kind, DeviceId{DeviceKind::gpu, 0}, options);
+    return CountWindowOutput{std::move(r.values), std::move(r.positions)};
   };
   b.max_updates = max_updates;
   b.prefix_only_for_invertible = a == CountAlgorithm::direct_prefix || a == CountAlgorithm::reduced_prefix;
@@ -70,7 +74,7 @@ CountWindowBackend reduced_variant_backend(window::ReducedVariant variant, const
     device_in.upload(in);
     window::gpu::DeviceColumn device_out(0, window::result_type(in.type, kind), problem.windows());
     window::gpu::run_plan(0, plan, {device_in.view(), device_out.mutable_view(), spec, kind}, workspace);
-    return device_out.download();
+    return CountWindowOutput{device_out.download(), {}};
   };
 #else
   (void)variant;

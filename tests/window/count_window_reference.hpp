@@ -66,11 +66,37 @@ inline std::vector<std::uint64_t> windows_to_check(std::uint64_t windows, std::u
   return out;
 }
 
-// want[i] = the result of window which[i].
+// a before b in value order, with -0.0 before +0.0 (the positional functions' tie rule).
+template <class T>
+bool reference_less(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>)
+    if (a == b) return std::signbit(a) && !std::signbit(b);
+  return a < b;
+}
+
+// The position of window [first, first + w)'s smallest (argmin) or largest value: the first
+// such position.
+template <class T>
+std::uint64_t reference_arg(const std::vector<T>& x, std::uint64_t first, std::uint64_t w, bool largest) {
+  std::uint64_t best = first;
+  for (std::uint64_t j = first + 1; j < first + w; ++j)
+    if (largest ? reference_less(x[best], x[j]) : reference_less(x[j], x[best])) best = j;
+  return best;
+}
+
+// want[i] = the result of window which[i]; `positions` (if given) gets the positions of the
+// positional functions.
 template <class T>
 window::Column reference_windows(const std::vector<T>& x, std::uint64_t w, std::uint64_t s,
-                                 window::AggregateKind kind, const std::vector<std::uint64_t>& which) {
+                                 window::AggregateKind kind, const std::vector<std::uint64_t>& which,
+                                 std::vector<std::int64_t>* positions = nullptr) {
   window::Column out = window::make_column(window::result_type(window::value_type_of<T>, kind), which.size());
+  if (positions != nullptr) positions->assign(which.size(), -1);
+  const auto select = [&](std::size_t i, std::uint64_t at, auto& r) {
+    using R = typename std::decay_t<decltype(r)>::value_type;
+    r[i] = static_cast<R>(x[at]);
+    if (positions != nullptr) (*positions)[i] = static_cast<std::int64_t>(at);
+  };
   std::visit(
       [&](auto& r) {
         using R = typename std::decay_t<decltype(r)>::value_type;
@@ -85,6 +111,18 @@ window::Column reference_windows(const std::vector<T>& x, std::uint64_t w, std::
               break;
             case window::AggregateKind::max:
               r[i] = static_cast<R>(*std::max_element(first, first + w));
+              break;
+            case window::AggregateKind::argmin:
+              select(i, reference_arg(x, which[i] * s, w, false), r);
+              break;
+            case window::AggregateKind::argmax:
+              select(i, reference_arg(x, which[i] * s, w, true), r);
+              break;
+            case window::AggregateKind::first:
+              select(i, which[i] * s, r);
+              break;
+            case window::AggregateKind::last:
+              select(i, which[i] * s + w - 1, r);
               break;
             case window::AggregateKind::sum:
               if constexpr (std::is_integral_v<T>) {
@@ -103,6 +141,20 @@ window::Column reference_windows(const std::vector<T>& x, std::uint64_t w, std::
       },
       out);
   return out;
+}
+
+// Compares the positions of the positional functions window by window, exactly.
+inline ::testing::AssertionResult same_positions(const std::vector<std::int64_t>& got,
+                                                 const std::vector<std::int64_t>& want,
+                                                 const std::vector<std::uint64_t>& which,
+                                                 std::uint64_t windows) {
+  if (got.size() != windows)
+    return ::testing::AssertionFailure() << "got " << got.size() << " positions, want " << windows;
+  for (std::size_t c = 0; c < which.size(); ++c)
+    if (got[which[c]] != want[c])
+      return ::testing::AssertionFailure()
+             << "window " << which[c] << ": position " << got[which[c]] << ", want " << want[c];
+  return ::testing::AssertionSuccess();
 }
 
 // Compares got with want window by window. Floating sums may differ by rounding: the bound

@@ -40,6 +40,14 @@
 #include "templates/window/stream_operator.hpp"
 #include "tests/window/stream_window_reference.hpp"
 
+namespace sextant::window {
+// For failure messages: value@timestamp (found by argument-dependent lookup).
+template <class V>
+std::ostream& operator<<(std::ostream& os, const Selected<V>& s) {
+  return os << +s.value << "@" << s.at;
+}
+}  // namespace sextant::window
+
 namespace sextant::testing {
 
 template <class Backend>
@@ -279,6 +287,15 @@ void for_each_aggregate(F&& f) {
   f(window::VarAggregate<V>{});
 }
 
+// Calls f(A{}) for argmin, argmax, first and last over V.
+template <class V, class F>
+void for_each_positional_aggregate(F&& f) {
+  f(window::ArgMinAggregate<V>{});
+  f(window::ArgMaxAggregate<V>{});
+  f(window::FirstAggregate<V>{});
+  f(window::LastAggregate<V>{});
+}
+
 template <class F>
 void for_each_value_type(F&& f) {
   f(std::int32_t{});
@@ -388,6 +405,10 @@ class StreamWindowConformance : public ::testing::Test {
     const auto tuples = stream_conformance::make_stream<V>(shape);
     stream_conformance::for_each_aggregate<V>(
         [&](auto a) { this->template check<decltype(a)>(tuples, options, batching); });
+    // argmin, argmax, first, last: on backends whose pane stage lifts with the timestamp.
+    if constexpr (requires { requires Backend::lifts_with_context; })
+      stream_conformance::for_each_positional_aggregate<V>(
+          [&](auto a) { this->template check<decltype(a)>(tuples, options, batching); });
   }
 
   template <class A>

@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <map>
+#include <optional>
 #include <random>
 #include <tuple>
 
@@ -115,6 +117,99 @@ TEST_F(CpuStreamWindowTest, UserDefinedAggregate) {
   check_one<BitOrAggregate>(shape, time_options({{10, 3}, {4, 4}}, 2), {100, true});
   check_one<BitOrAggregate>(shape, count_options({{5, 2}}), {100, true});
 }
+
+// argmin, argmax, first and last straight from their definitions, over keyed, out-of-order
+// tuples with many equal values and equal timestamps (so every tie rule decides), in batches of
+// several sizes and on one and two shards: exact values and timestamps.
+template <class V>
+void check_positional_by_definition(const window::CpuStreamConfig& config, std::size_t batch) {
+  std::mt19937_64 rng(77 + batch);
+  const std::size_t n = 3000;
+  std::vector<window::StreamKey> keys(n);
+  std::vector<std::int64_t> ts(n);
+  std::vector<V> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = static_cast<window::StreamKey>(rng() % 3);
+    ts[i] = static_cast<std::int64_t>(rng() % 400);  // ~2.5 tuples per timestamp and key
+    const int r = static_cast<int>(rng() % 5) - 2;
+    values[i] = std::is_floating_point_v<V> && r == 0 && rng() % 2 ? V(-0.0) : static_cast<V>(r);
+  }
+  const window::StreamWindowOptions options = stream_conformance::time_options({{10, 4}}, 1000);
+  // Tie rules: argmin/argmax: the extreme value, then the smallest timestamp; first/last: the
+  // smallest/largest timestamp, then the smallest/largest value; -0.0 below +0.0.
+  const auto below = [](V a, V b) { return a < b || (a == b && std::signbit(a) && !std::signbit(b)); };
+  const auto expect = [&](int which, window::StreamKey key, std::int64_t start) {
+    std::optional<window::Selected<V>> best;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (keys[i] != key || ts[i] < start || ts[i] >= start + 10) continue;
+      const window::Selected<V> c{values[i], ts[i]};
+      if (!best) {
+        best = c;
+        continue;
+      }
+      bool better = false;
+      if (which == 0)
+        better = below(c.value, best->value) || (!below(best->value, c.value) && c.at < best->at);
+      if (which == 1)
+        better = below(best->value, c.value) || (!below(c.value, best->value) && c.at < best->at);
+      if (which == 2) better = c.at < best->at || (c.at == best->at && below(c.value, best->value));
+      if (which == 3) better = c.at > best->at || (c.at == best->at && below(best->value, c.value));
+      if (better) best = c;
+    }
+    return best;
+  };
+  int which = 0;
+  stream_conformance::for_each_positional_aggregate<V>([&](auto a) {
+    using A = decltype(a);
+    window::StreamWindowOperator<window::CpuStreamBackend, A> op(options, config);
+    for (std::size_t first = 0; first < n; first += batch) {
+      const std::size_t m = std::min(batch, n - first);
+      op.push({std::span(keys).subspan(first, m),
+               std::span(ts).subspan(first, m),
+               std::span(values).subspan(first, m),
+               {}});
+    }
+    op.finish();
+    std::vector<window::WindowResult<window::Selected<V>>> got;
+    op.poll(got);
+    ASSERT_FALSE(got.empty());
+    std::size_t expected_windows = 0;
+    for (window::StreamKey key = 0; key < 3; ++key)
+      for (std::int64_t start = 0; start < 400; start += 4)
+        expected_windows += expect(which, key, start) ? 1 : 0;
+    EXPECT_EQ(got.size(), expected_windows) << A::name;
+    for (const auto& r : got) {
+      const auto want = expect(which, r.key, r.start);
+      ASSERT_TRUE(want) << A::name;
+      ASSERT_EQ(r.value.at, want->at) << A::name << " key " << r.key << " window " << r.start;
+      ASSERT_EQ(r.value.value, want->value) << A::name << " key " << r.key << " window " << r.start;
+      ASSERT_EQ(std::signbit(r.value.value), std::signbit(want->value)) << A::name << " window " << r.start;
+    }
+    ++which;
+  });
+}
+
+TEST(CpuStreamWindow, PositionalAggregatesMatchTheirDefinitions) {
+  for (const std::size_t batch : {std::size_t{1}, std::size_t{7}, std::size_t{500}, std::size_t{3000}})
+    for (const window::CpuStreamConfig config :
+         {window::CpuStreamConfig{1}, window::CpuStreamConfig{2, 128}}) {
+      check_positional_by_definition<std::int32_t>(config, batch);
+      check_positional_by_definition<std::int64_t>(config, batch);
+      check_positional_by_definition<float>(config, batch);
+      check_positional_by_definition<double>(config, batch);
+    }
+}
+
+// The traits decide at compile time: the positional aggregates have no inverse and no device
+// atomic, lift sees the tuple's context, and the algorithms that need a trait cannot be
+// instantiated without it.
+static_assert(!window::InvertibleAggregate<window::ArgMaxAggregate<int>>);
+static_assert(!window::AtomicAggregate<window::FirstAggregate<double>>);
+static_assert(window::ContextLift<window::LastAggregate<float>> &&
+              !window::ValueLift<window::ArgMinAggregate<int>>);
+static_assert(window::StreamAggregate<window::ArgMaxAggregate<std::int64_t>>);
+static_assert(window::ValueLift<window::SumAggregate<int>> &&
+              !window::ContextLift<window::SumAggregate<int>>);
 
 // Sums of time windows straight from the definition: each accepted tuple is added to every
 // window that contains it (O(tuples x W/S), where the shared reference is O(windows x tuples)).

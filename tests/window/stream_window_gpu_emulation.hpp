@@ -125,7 +125,7 @@ class HostExec {
                      Partial<A>* out_parts, u64* runs) {
     u64 r = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      const Partial<A> p = Partial<A>::lift(values != nullptr ? values[i] : typename A::Input{});
+      const Partial<A> p = Partial<A>::lift(values != nullptr ? values[i] : typename A::Input{}, {});
       if (i > 0 && keys[i] == keys[i - 1]) {
         out_parts[r - 1] = Partial<A>::combine(out_parts[r - 1], p);
       } else {

@@ -49,17 +49,17 @@ std::vector<WindowResult<typename A::Output>> reference_windows(
   using V = typename A::Input;
   const WindowType type = options.specs.front().type;
   ReferenceCounts c;
-  // Per key, the accepted tuples as (position or timestamp, value), in arrival order.
-  std::map<StreamKey, std::vector<std::pair<std::int64_t, V>>> accepted;
+  // Per key, the accepted tuples as (position or timestamp, value, timestamp), in arrival order.
+  std::map<StreamKey, std::vector<std::tuple<std::int64_t, V, std::int64_t>>> accepted;
   std::int64_t wm = no_watermark;
   for (const auto& t : tuples) {
     auto& list = accepted[t.key];
     if (type == WindowType::count) {
-      list.emplace_back(static_cast<std::int64_t>(list.size()), t.value);
+      list.emplace_back(static_cast<std::int64_t>(list.size()), t.value, t.ts);
     } else if (wm != no_watermark && t.ts + options.lateness < wm) {
       ++c.late;
     } else {
-      list.emplace_back(t.ts, t.value);
+      list.emplace_back(t.ts, t.value, t.ts);
     }
     if (t.wm == no_watermark) continue;
     if (t.wm < wm)
@@ -76,7 +76,7 @@ std::vector<WindowResult<typename A::Output>> reference_windows(
       // k*S <= x < k*S + W. Count windows: only full ones (k*S + W <= tuples of the key).
       const std::int64_t n = static_cast<std::int64_t>(list.size());
       std::vector<std::int64_t> ks;
-      for (const auto& [x, v] : list)
+      for (const auto& [x, v, ts] : list)
         for (std::int64_t k = x / S; k >= 0 && k * S + W > x; --k)
           if (type == WindowType::time || k * S + W <= n) ks.push_back(k);
       std::sort(ks.begin(), ks.end());
@@ -84,9 +84,9 @@ std::vector<WindowResult<typename A::Output>> reference_windows(
       for (const std::int64_t k : ks) {
         auto acc = A::identity();
         std::int64_t hits = 0;
-        for (const auto& [x, v] : list)
+        for (const auto& [x, v, ts] : list)
           if (x >= k * S && x < k * S + W) {
-            acc = A::combine(acc, A::lift(v));
+            acc = A::combine(acc, lift<A>(v, {ts}));
             ++hits;
           }
         if (hits > 0) out.push_back({spec, key, k * S, k * S + W, A::lower(acc)});

@@ -9,15 +9,32 @@
 #include "scheduler/scheduler.hpp"
 #include "scheduler/topology.hpp"
 #include "templates/skycube/skycube_options.hpp"
+#include "templates/window/count_window_hooks.hpp"
+#include "templates/window/count_window_planner.hpp"
 
 namespace sextant::backends {
 
-// The GPUs of this machine that the build can drive (none without CUDA).
+// The GPUs of this machine that the build can drive (none without CUDA), and how many.
 std::vector<scheduler::GpuInfo> gpus(const scheduler::Topology& machine);
+int gpu_count() noexcept;
 
 // A skycube template (stsc, sdsc or mdmc; max_level 1..d) on the scheduler's workers, with every
 // hook variant the build registers for their devices.
 skycube::SkycubeResult skycube_on_scheduler(const Dataset& data, skycube::TemplateKind kind, int max_level,
                                             scheduler::Scheduler& s);
+
+// Count windows on GPU `ordinal` (0 .. gpu_count() - 1): host columns in and out, or columns in
+// the GPU's memory (on a CUDA stream, nullptr = the default stream). A build without CUDA throws
+// Error::unsupported.
+window::CountPlan count_window_on_gpu(int ordinal, const window::ColumnView& in,
+                                      const window::MutableColumnView& out,
+                                      const window::CountWindowSpec& spec, window::AggregateKind kind,
+                                      window::CountAlgorithm algorithm);
+window::CountPlan count_window_in_gpu_memory(int ordinal, const window::CountWindowArgs& args,
+                                             window::CountAlgorithm algorithm, void* stream);
+
+// The stream-window operators of each backend (api/stream_window_engine.hpp declares their
+// factories): the CPU's in cpu/window/stream_engine_cpu_*.cpp, the GPU's in
+// gpu/window/stream_engine_gpu.cpp or refusing in cpu/cpu_backends.cpp.
 
 }  // namespace sextant::backends

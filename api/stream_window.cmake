@@ -1,4 +1,3 @@
-# Stream windows (paper 000): the facade and its per-backend instantiations (the CPU ones split
-# by value family so that they compile in parallel; the GPU ones refuse without CUDA).
-target_sources(sextant_api PRIVATE stream_window.cpp stream_window_cpu_integer.cpp stream_window_cpu_floating.cpp
-                                   stream_window_gpu.cpp)
+# Stream windows (paper 000): the facade. Each backend instantiates its operators beside its code
+# (cpu/window/stream_engine_cpu_*.cpp, gpu/window/stream_engine_gpu.cpp).
+target_sources(sextant_api PRIVATE stream_window.cpp)

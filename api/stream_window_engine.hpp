@@ -1,7 +1,8 @@
 // Internal to the stream-window facade: the type-erased operator and the one template that
-// instantiates StreamWindowOperator for a backend. Each backend's factory lives in its own
-// .cpp file (api/stream_window_<backend>_*.cpp), so the instantiations compile in parallel and
-// only where the backend is built.
+// instantiates StreamWindowOperator for a backend. Each backend's factory lives beside its code
+// (cpu/window/stream_engine_cpu_*.cpp, gpu/window/stream_engine_gpu.cpp; without CUDA,
+// cpu/cpu_backends.cpp refuses GPUs), so the instantiations compile in parallel and only where
+// the backend is built.
 #pragma once
 
 #include <memory>

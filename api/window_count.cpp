@@ -1,50 +1,36 @@
 #include "api/window_count.hpp"
 
+#include "api/backends.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "cpu/window/count_window_cpu.hpp"
 #include "templates/window/count_window_planner.hpp"
-#if SEXTANT_HAS_CUDA
-#include "gpu/device_query.hpp"
-#include "gpu/window/count_window_gpu.hpp"
-#endif
 
 namespace sextant::window {
 
 namespace {
 
-#if !SEXTANT_HAS_CUDA
-[[noreturn]] void no_cuda(DeviceId device) {
-  throw Error::unsupported("cannot run on GPU " + to_string(device) +
-                           ": this build of Sextant has no CUDA support; use --device cpu");
-}
-#endif
-
 // A GPU that is not there is unsupported on this machine (exit 4), like every other command;
 // an ordinal beyond the GPUs present is a bad argument.
 int gpu_ordinal(DeviceId device) {
   if (device.index < 0) throw Error::argument("device", to_string(device), "gpu0, gpu1, ...", "name one GPU");
-#if SEXTANT_HAS_CUDA
-  const int count = ::sextant::gpu::device_count();
+  const int count = backends::gpu_count();
   if (count == 0)
-    throw Error::unsupported("cannot run on GPU " + to_string(device) +
-                             ": no GPU found on this machine; use --device cpu");
+    throw Error::unsupported(
+        "cannot run on GPU " + to_string(device) + ": " +
+        (build::has_cuda ? "no GPU found on this machine" : "this build of Sextant has no CUDA support") +
+        "; use --device cpu");
   if (device.index >= count)
     throw Error::argument("device", to_string(device),
                           "gpu0 .. gpu" + std::to_string(count - 1) + " (the GPUs of this machine)",
                           "no such GPU");
-#endif
   return device.index;
 }
 
 }  // namespace
 
 void check_count_window_device(DeviceId device) {
-  if (device.kind != DeviceKind::gpu) return;
-  (void)gpu_ordinal(device);
-#if !SEXTANT_HAS_CUDA
-  no_cuda(device);
-#endif
+  if (device.kind == DeviceKind::gpu) (void)gpu_ordinal(device);
 }
 
 CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, AggregateKind kind, DeviceId device,
@@ -66,30 +52,16 @@ CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, Aggregate
     return result;
   }
   check_count_algorithm(options.algorithm, kind);
-#if SEXTANT_HAS_CUDA
-  const CountPlan plan =
-      gpu::aggregate_count_host(gpu_ordinal(device), in, out, spec, kind, options.algorithm);
-  result.algorithm = plan.describe();
+  result.algorithm =
+      backends::count_window_on_gpu(gpu_ordinal(device), in, out, spec, kind, options.algorithm).describe();
   return result;
-#else
-  (void)gpu_ordinal(device);
-  no_cuda(device);
-#endif
 }
 
 std::string aggregate_count_on_device(const CountWindowArgs& args, DeviceId device, CountAlgorithm algorithm,
                                       void* stream) {
   if (device.kind != DeviceKind::gpu)
     throw Error::argument("device", to_string(device), "a GPU (gpu0, ...)", "device pointers need a GPU");
-#if SEXTANT_HAS_CUDA
-  return gpu::aggregate_count_device(gpu_ordinal(device), args, algorithm, nullptr, stream).describe();
-#else
-  (void)args;
-  (void)algorithm;
-  (void)stream;
-  (void)gpu_ordinal(device);
-  no_cuda(device);
-#endif
+  return backends::count_window_in_gpu_memory(gpu_ordinal(device), args, algorithm, stream).describe();
 }
 
 }  // namespace sextant::window

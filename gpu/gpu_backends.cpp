@@ -14,6 +14,7 @@
 #include "gpu/skycube/extended_skyline_gpu.hpp"
 #include "gpu/skycube/mdmc_gpu.hpp"
 #include "gpu/skycube/quad_tree_gpu.hpp"
+#include "gpu/window/count_window_gpu.hpp"
 
 namespace sextant::backends {
 
@@ -23,6 +24,22 @@ std::vector<scheduler::GpuInfo> gpus(const scheduler::Topology& machine) {
     out.push_back({g.ordinal, scheduler::numa_node_of_pci_device(machine, g.pci_bus_id),
                    g.global_memory_bytes, g.name});
   return out;
+}
+
+int gpu_count() noexcept {
+  return gpu::device_count();
+}
+
+window::CountPlan count_window_on_gpu(int ordinal, const window::ColumnView& in,
+                                      const window::MutableColumnView& out,
+                                      const window::CountWindowSpec& spec, window::AggregateKind kind,
+                                      window::CountAlgorithm algorithm) {
+  return window::gpu::aggregate_count_host(ordinal, in, out, spec, kind, algorithm);
+}
+
+window::CountPlan count_window_in_gpu_memory(int ordinal, const window::CountWindowArgs& args,
+                                             window::CountAlgorithm algorithm, void* stream) {
+  return window::gpu::aggregate_count_device(ordinal, args, algorithm, nullptr, stream);
 }
 
 namespace {

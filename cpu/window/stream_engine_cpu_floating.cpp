@@ -1,4 +1,4 @@
-// The CPU backend's stream-window operators over floating values (the six aggregates each).
+// The CPU backend's stream-window operators over floating values (every aggregate).
 #include "api/stream_window_engine.hpp"
 #include "cpu/window/stream_window_cpu.hpp"
 

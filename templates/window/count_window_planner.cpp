@@ -433,8 +433,7 @@ std::string missing_trait(CountAlgorithm algorithm, AggregateKind kind) {
 void check_count_algorithm(CountAlgorithm algorithm, AggregateKind kind) {
   if (algorithm != CountAlgorithm::automatic) {
     if (const std::string why = missing_trait(algorithm, kind); !why.empty())
-      throw Error::argument("algorithm", to_string(algorithm),
-                            "an algorithm that runs " + std::string(to_string(kind)), why);
+      throw Error::unsupported(why + "; name another algorithm or auto");
     return;
   }
   for (CountAlgorithm a : {CountAlgorithm::gbl, CountAlgorithm::sh, CountAlgorithm::coop,

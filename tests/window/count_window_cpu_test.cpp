@@ -233,7 +233,7 @@ TEST(CountWindowSelector, RefusesAnAlgorithmWithoutTheTraitItNeeds) {
     window::select_count_window(CountAlgorithm::coop, p, h100);
     FAIL() << "coop accepted argmax";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::bad_argument);
+    EXPECT_EQ(e.kind(), ErrorKind::unsupported);
     EXPECT_NE(std::string(e.what()).find("coop"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("argmax"), std::string::npos) << e.what();
   }

@@ -101,7 +101,10 @@ TEST_F(CliTest, ShallowPartialSkycubeOfManyColumnsIsFast) {
   const RunResult r = run("skycube --generate indep:30:20:5 --max-level 2 --output -");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_LT(seconds, 5.0);
+  // It guards the partial-cube work bound (all 2^20 cuboids took 22 s; now 0.03 s in Release).
+  // The margin covers the sanitizer build beside other tests on two cores, where a run pinned to
+  // busy cores measured 5.2 s.
+  EXPECT_LT(seconds, 15.0);
   const std::string lines = body(r.out);
   EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 20 + 190);
   const RunResult reference =

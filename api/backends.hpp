@@ -3,6 +3,7 @@
 // (cpu/cpu_backends.cpp) or, when CUDA is on, the CPU + GPU one (gpu/gpu_backends.cpp).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/dataset.hpp"
@@ -22,6 +23,10 @@ int gpu_count() noexcept;
 // hook variant the build registers for their devices.
 skycube::SkycubeResult skycube_on_scheduler(const Dataset& data, skycube::TemplateKind kind, int max_level,
                                             scheduler::Scheduler& s);
+
+// Count windows on the CPU's cores (threads: 0 = every core), host columns; returns what ran,
+// e.g. "cpu (avx2)". Every build has it (cpu/window/count_window_backend.cpp).
+std::string count_window_on_cpu(const window::CountWindowArgs& args, int threads);
 
 // Count windows on GPU `ordinal` (0 .. gpu_count() - 1): host columns in and out, or columns in
 // the GPU's memory (on a CUDA stream, nullptr = the default stream). A build without CUDA throws

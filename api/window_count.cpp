@@ -3,7 +3,6 @@
 #include "api/backends.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
-#include "cpu/window/count_window_cpu.hpp"
 #include "templates/window/count_window_planner.hpp"
 
 namespace sextant::window {
@@ -46,9 +45,8 @@ CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, Aggregate
       throw Error::argument(
           "algorithm", std::string(to_string(options.algorithm)), "auto on the CPU",
           "the CPU has one count-window specialisation; the named algorithms are GPU kernels");
-    CpuCountWindow cpu{options.threads};
-    cpu.run(CountWindowArgs{in, out, spec, kind, positions});
-    result.algorithm = "cpu (" + std::string(CpuCountWindow::isa()) + ")";
+    result.algorithm =
+        backends::count_window_on_cpu(CountWindowArgs{in, out, spec, kind, positions}, options.threads);
     return result;
   }
   check_count_algorithm(options.algorithm, kind);

@@ -1,0 +1,13 @@
+// The CPU's count windows for api/ (api/backends.hpp), in every build.
+#include "api/backends.hpp"
+#include "cpu/window/count_window_cpu.hpp"
+
+namespace sextant::backends {
+
+std::string count_window_on_cpu(const window::CountWindowArgs& args, int threads) {
+  window::CpuCountWindow cpu{threads};
+  cpu.run(args);
+  return "cpu (" + std::string(window::CpuCountWindow::isa()) + ")";
+}
+
+}  // namespace sextant::backends

@@ -24,6 +24,10 @@ int gpu_count() noexcept;
 skycube::SkycubeResult skycube_on_scheduler(const Dataset& data, skycube::TemplateKind kind, int max_level,
                                             scheduler::Scheduler& s);
 
+// The brute-force reference skycube on the CPU (and, for the summary, the extended skyline's size
+// on `threads` threads). Every build has it (cpu/skycube/reference_backend.cpp).
+skycube::SkycubeResult reference_skycube(const Dataset& data, int max_level, int threads);
+
 // Count windows on the CPU's cores (threads: 0 = every core), host columns; returns what ran,
 // e.g. "cpu (avx2)". Every build has it (cpu/window/count_window_backend.cpp).
 std::string count_window_on_cpu(const window::CountWindowArgs& args, int threads);

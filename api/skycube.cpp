@@ -5,11 +5,9 @@
 #include <string>
 #include <thread>
 
+#include "api/backends.hpp"
 #include "api/skycube_devices.hpp"
 #include "core/error.hpp"
-#include "core/stopwatch.hpp"
-#include "cpu/skycube/extended_skyline_cpu.hpp"
-#include "cpu/skycube/reference_skycube.hpp"
 #include "templates/skycube/skycube_policy.hpp"
 
 namespace sextant::skycube {
@@ -47,19 +45,6 @@ TemplateKind choose_template(const Dataset& data, int max_level, bool uses_gpus)
   return data.dims() >= Choice::mdmc_min_dims && deep ? TemplateKind::mdmc : TemplateKind::stsc;
 }
 
-SkycubeResult reference(const Dataset& data, int max_level, int threads) {
-  SkycubeResult result;
-  Stopwatch sw;
-  // Only for the summary: the reference itself does not use the extended skyline.
-  result.extended_skyline_size = cpu::ExtendedSkylineCpu{threads}.extended_skyline(data).size();
-  result.phases.add("extended skyline", sw.seconds());
-  sw.restart();
-  result.cube = reference_skycube(data, max_level);
-  result.phases.add("reference skycube", sw.seconds());
-  result.template_name = "reference";
-  return result;
-}
-
 }  // namespace
 
 SkycubeResult compute_skycube(const Dataset& data, const SkycubeOptions& options, const DeviceSelection& devices) {
@@ -82,7 +67,7 @@ SkycubeResult compute_skycube(const Dataset& data, const SkycubeOptions& options
       if (d.kind == DeviceKind::gpu)
         throw Error::unsupported("the reference skycube runs on the CPU only, not on " + to_string(d) +
                                  "; name CPU devices or none");
-    return reference(data, resolved.max_level, resolved.threads);
+    return backends::reference_skycube(data, resolved.max_level, resolved.threads);
   }
   if (kind == TemplateKind::automatic)
     kind = choose_template(data, resolved.max_level, plan_devices(on).uses_gpus);

@@ -10,7 +10,7 @@
 #include "cli/arguments.hpp"
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
-#include "cpu/skycube/omp_team.hpp"
+#include "cpu/omp_team.hpp"
 #include "datagen/binary.hpp"
 #include "datagen/skyline_generator.hpp"
 #include "scheduler/counters.hpp"

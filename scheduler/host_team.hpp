@@ -1,4 +1,4 @@
-// A TaskTeam (templates/skycube/task_team.hpp) on the scheduler's workers for a template's bookkeeping
+// A TaskTeam (core/task_team.hpp) on the scheduler's workers for a template's bookkeeping
 // (membership bits, the HashCube): the tasks are cut into chunks over the workers, and a worker that owns a
 // core group (SDSC: a NUMA node) runs its chunk on an OpenMP team of its cores; a GPU's host thread helps as
 // one thread. Its runs are not recorded in the scheduler's statistics (RunOptions::record): they

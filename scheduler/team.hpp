@@ -1,4 +1,4 @@
-// A TaskTeam (the shape templates/skycube/task_team.hpp asks for) backed by the scheduler: run_tasks
+// A TaskTeam (the shape core/task_team.hpp asks for) backed by the scheduler: run_tasks
 // runs fn(task, worker) for tasks 0 .. count-1 on the scheduler's workers, one task at a time per
 // worker, and returns when all are done. scheduler/ does not include templates/: this only matches
 // the shapes (TaskTeam, DeviceTeam).

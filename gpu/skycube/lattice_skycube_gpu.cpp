@@ -6,7 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
-#include "cpu/skycube/omp_team.hpp"
+#include "cpu/omp_team.hpp"
 #include "gpu/skycube/cuboid_gpu.hpp"
 #include "gpu/skycube/device_times.hpp"
 #include "gpu/skycube/extended_skyline_gpu.hpp"

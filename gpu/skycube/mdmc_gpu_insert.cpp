@@ -1,7 +1,7 @@
 // The host side of the MDMC GPU hook's output: a batch of downloaded bitmaps appended to the
 // worker's HashCubePart on an OpenMP team of the worker's cores (a C++ file: OpenMP is not on in
 // CUDA translation units).
-#include "cpu/skycube/omp_team.hpp"
+#include "cpu/omp_team.hpp"
 #include "gpu/skycube/mdmc_gpu.hpp"
 
 namespace sextant::skycube::detail {

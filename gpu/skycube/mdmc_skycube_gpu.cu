@@ -1,12 +1,12 @@
 #include <memory>
 
 #include "core/error.hpp"
+#include "core/task_team.hpp"
 #include "gpu/skycube/device_times.hpp"
 #include "gpu/skycube/extended_skyline_gpu.hpp"
 #include "gpu/skycube/mdmc_skycube_gpu.hpp"
 #include "gpu/skycube/quad_tree_gpu.hpp"
 #include "templates/skycube/mdmc.hpp"
-#include "templates/skycube/task_team.hpp"
 
 namespace sextant::skycube {
 

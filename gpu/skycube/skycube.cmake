@@ -9,5 +9,5 @@ target_sources(sextant_gpu PRIVATE
   skycube/quad_tree_gpu.cu
   skycube/mdmc_skycube_gpu.cu
   skycube/lattice_skycube_gpu.cpp)
-# The entries use the CPU's OpenMP team for the template's bookkeeping (cpu/skycube/omp_team.hpp).
+# The entries use the CPU's OpenMP team for the template's bookkeeping (cpu/omp_team.hpp).
 target_link_libraries(sextant_gpu PUBLIC sextant_cpu)

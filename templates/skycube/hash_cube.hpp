@@ -20,7 +20,7 @@
 
 #include "core/append_buffer.hpp"
 #include "core/subspace.hpp"
-#include "templates/skycube/task_team.hpp"
+#include "core/task_team.hpp"
 
 namespace sextant::skycube {
 

@@ -26,11 +26,11 @@
 #include "core/dataset.hpp"
 #include "core/stopwatch.hpp"
 #include "core/subspace.hpp"
+#include "core/task_team.hpp"
 #include "templates/skycube/distinct_points.hpp"
 #include "templates/skycube/hash_cube.hpp"
 #include "templates/skycube/hooks.hpp"
 #include "templates/skycube/skycube_options.hpp"
-#include "templates/skycube/task_team.hpp"
 
 namespace sextant::skycube {
 

@@ -16,12 +16,12 @@
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
 #include "core/subspace.hpp"
+#include "core/task_team.hpp"
 #include "templates/skycube/distinct_points.hpp"
 #include "templates/skycube/hash_cube.hpp"
 #include "templates/skycube/hooks.hpp"
 #include "templates/skycube/quad_tree.hpp"
 #include "templates/skycube/skycube_options.hpp"
-#include "templates/skycube/task_team.hpp"
 
 namespace sextant::skycube {
 

@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "core/dataset.hpp"
+#include "core/task_team.hpp"
 #include "templates/skycube/hash_cube.hpp"
 #include "templates/skycube/hooks.hpp"
 #include "templates/skycube/mdmc.hpp"
 #include "templates/skycube/offers.hpp"
-#include "templates/skycube/task_team.hpp"
 #include "templates/skycube/worker_hooks.hpp"
 
 namespace sextant::skycube {

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "templates/skycube/task_team.hpp"
+#include "core/task_team.hpp"
 #include "templates/skycube/worker_hooks.hpp"
 
 namespace sextant::skycube {

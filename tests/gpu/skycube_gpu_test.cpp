@@ -20,6 +20,7 @@
 #include "core/dataset.hpp"
 #include "core/error.hpp"
 #include "core/stopwatch.hpp"
+#include "core/task_team.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
 #include "cpu/skycube/reference_skycube.hpp"
 #include "datagen/skyline_generator.hpp"
@@ -32,7 +33,6 @@
 #include "templates/skycube/mdmc.hpp"
 #include "templates/skycube/quad_tree.hpp"
 #include "templates/skycube/skycube_options.hpp"
-#include "templates/skycube/task_team.hpp"
 #if SEXTANT_HAS_CUDA
 #include "gpu/device_query.hpp"
 #include "gpu/skycube/cuboid_gpu.hpp"

@@ -15,6 +15,7 @@
 #include "api/skycube.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
+#include "core/task_team.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
 #include "cpu/skycube/mdmc_cpu.hpp"
 #include "cpu/skycube/quad_tree_cpu.hpp"
@@ -26,7 +27,6 @@
 #include "scheduler/team.hpp"
 #include "support/skycube_conformance.hpp"
 #include "templates/skycube/mdmc_devices.hpp"
-#include "templates/skycube/task_team.hpp"
 
 namespace sextant::skycube {
 namespace {

@@ -18,7 +18,7 @@ namespace {
 using testing::Hits;
 using testing::machine;
 
-// The shape of templates/skycube/task_team.hpp, restated so scheduler tests need no templates/.
+// The shape of core/task_team.hpp, restated so scheduler tests need no templates/.
 struct TaskFunctionArchetype {
   void operator()(std::size_t, int) const {}
 };
@@ -100,7 +100,7 @@ TEST(SchedulerTeam, WorkerCountFollowsTheLayout) {
   EXPECT_EQ(team.info(0).threads(), 2);
 }
 
-// The DeviceTeam shape of templates/skycube/task_team.hpp, restated: a list of variants, each for
+// The DeviceTeam shape of core/task_team.hpp, restated: a list of variants, each for
 // one device kind, and a grain.
 struct TestVariant {
   std::string_view name;

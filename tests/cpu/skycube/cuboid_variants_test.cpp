@@ -14,8 +14,8 @@
 
 #include "core/cpu_features.hpp"
 #include "core/error.hpp"
+#include "cpu/omp_team.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
-#include "cpu/skycube/omp_team.hpp"
 #include "support/cuboid_conformance.hpp"
 #include "support/skycube_conformance.hpp"
 #include "templates/skycube/sdsc.hpp"
@@ -104,7 +104,7 @@ TYPED_TEST(ParallelCuboidVariant, SdscConformance) {
       "sdsc " + std::string(TypeParam::name), [](const Dataset& data, int max_level, int threads) {
         cpu::ExtendedSkylineCpu extended{threads};
         std::vector<TypeParam> devices{TypeParam{threads}};
-        skycube::SerialTeam device_team;
+        sextant::SerialTeam device_team;
         cpu::OmpTeam host_team(threads);
         return skycube::sdsc(data, max_level, extended, std::span<TypeParam>(devices), device_team, host_team)
             .cube;

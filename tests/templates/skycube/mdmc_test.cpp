@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "cpu/omp_team.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
 #include "cpu/skycube/mdmc_cpu.hpp"
 #include "cpu/skycube/mdmc_variants.hpp"
-#include "cpu/skycube/omp_team.hpp"
 #include "cpu/skycube/quad_tree_cpu.hpp"
 #include "cpu/skycube/reference_skycube.hpp"
 #include "support/brute_force_skycube.hpp"

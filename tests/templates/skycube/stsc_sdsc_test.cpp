@@ -15,9 +15,9 @@
 
 #include "core/cpu_features.hpp"
 #include "core/error.hpp"
+#include "cpu/omp_team.hpp"
 #include "cpu/skycube/cuboid_cpu.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
-#include "cpu/skycube/omp_team.hpp"
 #include "datagen/skyline_generator.hpp"
 #include "support/cpu_entries.hpp"
 #include "support/cuboid_conformance.hpp"
@@ -48,7 +48,7 @@ testing::SkycubeRunner smallest_parent_runner(bool sdsc) {
         const auto rule = skycube::CandidateRule::smallest_parent;
         if (sdsc) {
           std::vector<cpu::ParallelCuboidCpu> devices{cpu::ParallelCuboidCpu{threads}};
-          skycube::SerialTeam device_team;
+          sextant::SerialTeam device_team;
           return skycube::sdsc(data, max_level, extended, std::span(devices), device_team, team, rule).cube;
         }
         std::vector<cpu::SequentialCuboidCpu> hooks(static_cast<std::size_t>(threads));
@@ -76,7 +76,7 @@ testing::SkycubeRunner plain_extended_runner(bool sdsc) {
             cpu::OmpTeam team(threads);
             if (sdsc) {
               std::vector<cpu::ParallelCuboidCpu> devices{cpu::ParallelCuboidCpu{threads}};
-              skycube::SerialTeam device_team;
+              sextant::SerialTeam device_team;
               return skycube::sdsc(data, max_level, extended, std::span(devices), device_team, team).cube;
             }
             std::vector<cpu::SequentialCuboidCpu> hooks(static_cast<std::size_t>(threads));

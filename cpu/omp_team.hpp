@@ -1,4 +1,4 @@
-// A TaskTeam (templates/skycube/task_team.hpp) of OpenMP threads with dynamic scheduling, one
+// A TaskTeam (core/task_team.hpp) of OpenMP threads with dynamic scheduling, one
 // task at a time per thread. Exceptions thrown by tasks are caught inside the parallel region
 // (they must not cross it); the remaining tasks are skipped and the first one is rethrown.
 #pragma once
@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <exception>
 
-#include "templates/skycube/task_team.hpp"
+#include "core/task_team.hpp"
 
 namespace sextant::cpu {
 
@@ -53,6 +53,6 @@ class OmpTeam {
   int threads_;
 };
 
-static_assert(skycube::TaskTeam<OmpTeam>);
+static_assert(TaskTeam<OmpTeam>);
 
 }  // namespace sextant::cpu

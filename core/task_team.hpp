@@ -2,7 +2,7 @@
 // number of workers and runs tasks 0 .. count-1, calling fn(task, worker) with worker in
 // 0 .. workers()-1 (a worker runs one task at a time, so per-worker scratch needs no locks).
 // run_tasks returns when every task is done (a barrier) and rethrows the first exception a task
-// threw. The CPU team is cpu/skycube/omp_team.hpp; the scheduler can provide another one.
+// threw. The CPU team is cpu/omp_team.hpp; the scheduler can provide another one.
 #pragma once
 
 #include <concepts>
@@ -13,7 +13,7 @@
 
 #include "core/device.hpp"
 
-namespace sextant::skycube {
+namespace sextant {
 
 namespace detail {
 struct TaskFunctionArchetype {
@@ -108,4 +108,4 @@ class TeamRef {
 
 static_assert(TaskTeam<TeamRef>);
 
-}  // namespace sextant::skycube
+}  // namespace sextant

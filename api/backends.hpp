@@ -35,9 +35,7 @@ std::string count_window_on_cpu(const window::CountWindowArgs& args, int threads
 // Count windows on GPU `ordinal` (0 .. gpu_count() - 1): host columns in and out, or columns in
 // the GPU's memory (on a CUDA stream, nullptr = the default stream). A build without CUDA throws
 // Error::unsupported.
-window::CountPlan count_window_on_gpu(int ordinal, const window::ColumnView& in,
-                                      const window::MutableColumnView& out,
-                                      const window::CountWindowSpec& spec, window::AggregateKind kind,
+window::CountPlan count_window_on_gpu(int ordinal, const window::CountWindowArgs& host_args,
                                       window::CountAlgorithm algorithm);
 window::CountPlan count_window_in_gpu_memory(int ordinal, const window::CountWindowArgs& args,
                                              window::CountAlgorithm algorithm, void* stream);

@@ -51,7 +51,9 @@ CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, Aggregate
   }
   check_count_algorithm(options.algorithm, kind);
   result.algorithm =
-      backends::count_window_on_gpu(gpu_ordinal(device), in, out, spec, kind, options.algorithm).describe();
+      backends::count_window_on_gpu(gpu_ordinal(device), CountWindowArgs{in, out, spec, kind, positions},
+                                    options.algorithm)
+          .describe();
   return result;
 }
 

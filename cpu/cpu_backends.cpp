@@ -25,9 +25,7 @@ int gpu_count() noexcept {
   return 0;
 }
 
-window::CountPlan count_window_on_gpu(int, const window::ColumnView&, const window::MutableColumnView&,
-                                      const window::CountWindowSpec&, window::AggregateKind,
-                                      window::CountAlgorithm) {
+window::CountPlan count_window_on_gpu(int, const window::CountWindowArgs&, window::CountAlgorithm) {
   no_cuda("a count window");
 }
 

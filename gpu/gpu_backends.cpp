@@ -30,11 +30,9 @@ int gpu_count() noexcept {
   return gpu::device_count();
 }
 
-window::CountPlan count_window_on_gpu(int ordinal, const window::ColumnView& in,
-                                      const window::MutableColumnView& out,
-                                      const window::CountWindowSpec& spec, window::AggregateKind kind,
+window::CountPlan count_window_on_gpu(int ordinal, const window::CountWindowArgs& host_args,
                                       window::CountAlgorithm algorithm) {
-  return window::gpu::aggregate_count_host(ordinal, in, out, spec, kind, algorithm);
+  return window::gpu::aggregate_count_host(ordinal, host_args, algorithm);
 }
 
 window::CountPlan count_window_in_gpu_memory(int ordinal, const window::CountWindowArgs& args,

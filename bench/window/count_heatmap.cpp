@@ -1,11 +1,11 @@
 // The paper's heat map (paper 001, figure 3) on the GPU in use: W and S over 2^a .. 2^b, int32
-// sum over a column already in device memory (default 4 GiB), every algorithm and the selector,
-// CUDA-event timing, median of repeats, GB/s of input consumed (n * 4 bytes / time).
+// sum (or max, argmax) over a column already in device memory (default 4 GiB), every algorithm and the
+// selector, CUDA-event timing, median of repeats, GB/s of input consumed (n * 4 bytes / time).
 //
 //   count_heatmap [--bytes 4G] [--min-exp 2] [--max-exp 20] [--repeats 3] [--budget-ms 150]
 //                 [--algorithms gbl,sh,coop,direct-prefix,reduced-prefix/chunk-scan,
-//                               reduced-prefix/tile-scan,auto] [--csv F] [--seed S]
-//                 [--reference-gbps 3100]
+//                               reduced-prefix/tile-scan,block-scan,auto] [--csv F] [--seed S]
+//                 [--reference-gbps 3100] [--agg sum|max|argmax]
 //
 // A cell whose cost-model prediction exceeds --budget-ms is recorded as skipped (GBL and SH at
 // large fan-outs would take minutes); a cell that cannot run (SH beyond shared memory, a prefix
@@ -93,17 +93,30 @@ std::vector<Entry> parse_algorithms(const std::string& text) {
   return out;
 }
 
-// Recomputes windows first, middle and last on the host; empty when they match.
+// Recomputes windows first, middle and last on the host (sum, max, or argmax with its
+// position: the first of equal values); empty when they match.
 std::string spot_check(const window::gpu::DeviceColumn& in, const window::gpu::DeviceColumn& out,
+                       const window::gpu::DeviceColumn& positions, window::AggregateKind kind,
                        std::uint64_t windows, std::uint64_t w, std::uint64_t s) {
   for (std::uint64_t k : {std::uint64_t{0}, windows / 2, windows - 1}) {
     const auto values = std::get<std::vector<std::int32_t>>(in.download(k * s, w));
-    std::int64_t want = 0;
-    for (std::int32_t v : values) want += v;
-    const auto got = std::get<std::vector<std::int64_t>>(out.download(k, 1)).at(0);
-    if (got != want)
-      return "window " + std::to_string(k) + ": got " + std::to_string(got) + ", want " +
-             std::to_string(want);
+    std::int64_t want = 0, got = 0;
+    std::int64_t want_at = -1, got_at = -1;
+    if (kind == window::AggregateKind::sum) {
+      for (std::int32_t v : values) want += v;
+      got = std::get<std::vector<std::int64_t>>(out.download(k, 1)).at(0);
+    } else {
+      const auto best = std::max_element(values.begin(), values.end());  // the first largest
+      want = *best;
+      got = std::get<std::vector<std::int32_t>>(out.download(k, 1)).at(0);
+      if (kind == window::AggregateKind::argmax) {
+        want_at = static_cast<std::int64_t>(k * s) + (best - values.begin());
+        got_at = std::get<std::vector<std::int64_t>>(positions.download(k, 1)).at(0);
+      }
+    }
+    if (got != want || got_at != want_at)
+      return "window " + std::to_string(k) + ": got " + std::to_string(got) + " at " +
+             std::to_string(got_at) + ", want " + std::to_string(want) + " at " + std::to_string(want_at);
   }
   return {};
 }
@@ -159,7 +172,9 @@ int main(int argc, char** argv) {
          {"repeats", "R", "timed runs per cell, after one warm-up (default 3)"},
          {"budget-ms", "T", "skip cells the cost model predicts slower than T ms (default 150)"},
          {"algorithms", "LIST",
-          "default gbl,sh,coop,direct-prefix,reduced-prefix/chunk-scan,reduced-prefix/tile-scan,auto"},
+          "default "
+          "gbl,sh,coop,direct-prefix,reduced-prefix/chunk-scan,reduced-prefix/tile-scan,block-scan,auto"},
+         {"agg", "F", "sum (default, as in the paper), max or argmax"},
          {"csv", "F", "write every cell to F"},
          {"seed", "S", "input seed (default 1)"},
          {"reference-gbps", "G", "the device's read bandwidth for the summary (default 3100)"},
@@ -175,8 +190,13 @@ int main(int argc, char** argv) {
     const int repeats = static_cast<int>(args.get_int("repeats", 3, 1, 100));
     const double budget_ms = static_cast<double>(args.get_int("budget-ms", 150, 1, 1000000));
     const auto algorithms = parse_algorithms(args.get_or(
-        "algorithms", "gbl,sh,coop,direct-prefix,reduced-prefix/chunk-scan,reduced-prefix/tile-scan,auto"));
+        "algorithms",
+        "gbl,sh,coop,direct-prefix,reduced-prefix/chunk-scan,reduced-prefix/tile-scan,block-scan,auto"));
     const auto seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1LL << 62));
+    const window::AggregateKind kind = window::parse_aggregate("--agg", args.get_or("agg", "sum"));
+    if (kind != window::AggregateKind::sum && kind != window::AggregateKind::max &&
+        kind != window::AggregateKind::argmax)
+      throw Error::argument("--agg", args.get_or("agg", "sum"), "sum, max or argmax", "no spot check for it");
     const double reference = static_cast<double>(args.get_int("reference-gbps", 3100, 1, 1000000));
     if (gpu::device_count() < 1) throw Error::unsupported("count_heatmap needs a GPU");
 
@@ -190,15 +210,18 @@ int main(int argc, char** argv) {
         profile.name.c_str(), profile.multiprocessors, profile.read_bandwidth / 1e9,
         profile.write_bandwidth / 1e9, profile.global_atomic_rate, profile.contended_atomic_rate,
         profile.shared_atomic_rate, profile.launch_seconds * 1e6);
-    std::printf("input: %" PRIu64
-                " int32 values (%.2f GiB), sum, W and S over 2^%d .. 2^%d, median of %d runs\n",
-                n, input_bytes / (1u << 30), min_exp, max_exp, repeats);
+    std::printf(
+        "input: %" PRIu64 " int32 values (%.2f GiB), %s, W and S over 2^%d .. 2^%d, median of %d runs\n", n,
+        input_bytes / (1u << 30), std::string(window::to_string(kind)).c_str(), min_exp, max_exp, repeats);
     std::fflush(stdout);
 
     window::gpu::DeviceColumn in(ordinal, window::ValueType::int32, n);
     in.fill_random(seed);
     const std::uint64_t min_slide = std::uint64_t{1} << min_exp;
-    window::gpu::DeviceColumn out(ordinal, window::ValueType::int64, n / min_slide + 1);
+    window::gpu::DeviceColumn out(ordinal, window::result_type(window::ValueType::int32, kind),
+                                  n / min_slide + 1);
+    window::gpu::DeviceColumn positions(ordinal, window::ValueType::int64,
+                                        window::reports_position(kind) ? n / min_slide + 1 : 0);
     window::gpu::GpuWorkspace workspace(ordinal);
 
     std::vector<std::uint64_t> params;
@@ -206,13 +229,13 @@ int main(int argc, char** argv) {
     std::vector<Cell> cells;
     for (std::uint64_t w : params) {
       for (std::uint64_t s : params) {
-        const window::CountWindowProblem problem{
-            n, {w, s}, window::ValueType::int32, window::AggregateKind::sum};
+        const window::CountWindowProblem problem{n, {w, s}, window::ValueType::int32, kind};
         const window::CountWindowArgs run_args{
             in.view(),
             window::MutableColumnView(out.mutable_view().type, out.mutable_view().data, problem.windows()),
             {w, s},
-            window::AggregateKind::sum};
+            kind,
+            window::reports_position(kind) ? positions.mutable_view().as<std::int64_t>() : nullptr};
         window::DeviceProfile now = profile;  // less what this driver holds, with a margin
         const std::uint64_t held =
             static_cast<std::uint64_t>(input_bytes) + (n / min_slide + 1) * 8 + (std::uint64_t{2} << 30);
@@ -253,7 +276,8 @@ int main(int argc, char** argv) {
           // One warm-up run, checked; the timed runs follow below, interleaved with the cell's other
           // entries so that drift between them (clocks, what ran just before) cancels out.
           const std::vector<double> t = window::gpu::time_plan(ordinal, plan, run_args, workspace, 0, 1);
-          if (const std::string bad = spot_check(in, out, problem.windows(), w, s); !bad.empty()) {
+          if (const std::string bad = spot_check(in, out, positions, kind, problem.windows(), w, s);
+              !bad.empty()) {
             cell.status = "failed";
             cell.plan += " | " + bad;
             std::fprintf(stderr, "W=%" PRIu64 " S=%" PRIu64 " %s: WRONG RESULT %s\n", w, s,

@@ -13,7 +13,7 @@
 //   left) slide      S = 10 us .. 100 ms, W = 10 ms, 100 ms, 1 s, n_w = 1                          (fig. 12
 //   centre) nw         n_w = 1 .. 1000, S = 10 us .. 10 ms                                           (fig. 12
 //   right) keys       1 .. 100 000 keys, uniform and Zipf(0.9)                                      (fig. 14)
-//   aggregate  sum, count, min, max, avg, var                                                (fig. 15)
+//   aggregate  sum, count, min, max, avg, var (fig. 15), and argmin, argmax, first, last
 //   delay      average delay 0 .. 1 s (uniform), S = 10 us .. 10 ms                          (fig. 16)
 //   threads    1 .. every core (operator and projection), batches of 256 KiB and 4 MiB      (fig. 13)
 // Prints one table (median of --repeats) and writes every point to the CSV (--csv; plot with
@@ -118,7 +118,9 @@ std::vector<Point> experiment(const std::string& name, bool quick, int cores) {
   } else if (name == "aggregate") {
     int i = 0;
     for (const auto kind : {StreamAggregateKind::sum, StreamAggregateKind::count, StreamAggregateKind::min,
-                            StreamAggregateKind::max, StreamAggregateKind::avg, StreamAggregateKind::var}) {
+                            StreamAggregateKind::max, StreamAggregateKind::avg, StreamAggregateKind::var,
+                            StreamAggregateKind::argmin, StreamAggregateKind::argmax,
+                            StreamAggregateKind::first, StreamAggregateKind::last}) {
       Point p{"aggregate", std::string(window::to_string(kind)), static_cast<double>(i++)};
       p.aggregate = kind;
       out.push_back(p);

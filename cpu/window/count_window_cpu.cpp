@@ -1,26 +1,37 @@
 #include "cpu/window/count_window_cpu.hpp"
 
-#include "cpu/simd/isa.hpp"
+#include <optional>
+
+#include "cpu/window/count_window_variants.hpp"
 
 namespace sextant::window {
 
-namespace detail {
-void count_window_cpu_avx2(const CountWindowArgs& args, int threads);
-void count_window_cpu_scalar(const CountWindowArgs& args, int threads);
-}  // namespace detail
+namespace {
+
+// f(variant) for the first registered variant this CPU can run (the scalar one always can).
+template <class F>
+decltype(auto) with_first_runnable(F&& f) {
+  return std::apply(
+      [&](auto... variants) {
+        std::optional<decltype(f(std::get<0>(CpuCountWindowVariants{})))> out;
+        ((out || !variants.can_run({}) ? void() : void(out.emplace(f(variants)))), ...);
+        return *out;
+      },
+      CpuCountWindowVariants{});
+}
+
+}  // namespace
 
 void CpuCountWindow::run(const CountWindowArgs& args) const {
-  check_columns(args.in, args.out, args.spec, args.kind, args.positions);
-  cpu::dispatch_isa([&](auto isa) {
-    if constexpr (std::is_same_v<decltype(isa), cpu::Avx2Isa>)
-      detail::count_window_cpu_avx2(args, threads);
-    else
-      detail::count_window_cpu_scalar(args, threads);
+  with_first_runnable([&](auto variant) {
+    variant.threads = threads;
+    variant.run(args);
+    return true;
   });
 }
 
 std::string_view CpuCountWindow::isa() {
-  return cpu::dispatch_isa([](auto isa) { return decltype(isa)::name; });
+  return with_first_runnable([](auto variant) { return decltype(variant)::isa; });
 }
 
 }  // namespace sextant::window

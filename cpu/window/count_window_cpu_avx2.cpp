@@ -1,15 +1,14 @@
-// The AVX2 instantiation of the CPU count-window hooks (built with SEXTANT_AVX2_FLAGS; called
-// only when the CPU has AVX2, see cpu/simd/isa.hpp).
+// The avx2 variant of the CPU count-window hooks (built with its instruction set's flags; run
+// only where the CPU has it, see CpuCountWindowOn::can_run).
+#include "cpu/window/count_window_cpu.hpp"
 #include "cpu/window/count_window_cpu_kernel.hpp"
 
-namespace sextant::window::detail {
+namespace sextant::window {
 
-void count_window_cpu_avx2(const CountWindowArgs& args, int threads) {
-#if defined(__AVX2__)
-  count_window_cpu<cpu::Avx2Isa>(args, threads);
-#else  // a compiler without AVX2 flags: the dispatcher never gets here on such a build's targets
-  count_window_cpu<cpu::ScalarIsa>(args, threads);
-#endif
+template <>
+void CpuCountWindowOn<cpu::Avx2Isa>::run(const CountWindowArgs& args) const {
+  check_columns(args.in, args.out, args.spec, args.kind, args.positions);
+  detail::count_window_cpu<cpu::Avx2Isa>(args, threads);
 }
 
-}  // namespace sextant::window::detail
+}  // namespace sextant::window

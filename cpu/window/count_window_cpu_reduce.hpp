@@ -1,12 +1,13 @@
 // reduce<Isa, Agg>(values, n, position): the aggregate of a contiguous run that starts at
 // `position` of the column, the inner loop of the CPU slice hook. The AVX2 overloads (sum,
-// count, min, max) widen int32 -> int64 and float -> double in registers; every other
+// count, min, max) and the AVX-512 ones widen int32 -> int64 and float -> double in registers; every other
 // aggregate takes the scalar loop, the reference shape. Included only by the per-ISA
 // translation units.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #if defined(__AVX2__)
@@ -159,8 +160,118 @@ typename Agg::Acc reduce_avx2(const typename Agg::Input* p, std::size_t n, std::
 }
 #endif
 
+#if defined(__AVX512F__)
+// The lanes of a 512-bit register folded with Agg::combine, as the AVX2 path does (the same
+// tie rules for -0.0 and +0.0). Names carry the instruction set (tests/cpu/isa_symbols.sh).
+template <class Agg, class Vector>
+typename Agg::Acc fold_lanes_avx512(Vector v) noexcept {
+  using T = typename Agg::Input;
+  alignas(64) T lanes[64 / sizeof(T)];
+  std::memcpy(lanes, &v, 64);
+  typename Agg::Acc a = Agg::identity();
+  for (T x : lanes) a = Agg::combine(a, x);
+  return a;
+}
+
+// In uint64: wrapping sums must not hit signed overflow (GCC's _mm512_reduce_add_epi64 adds its
+// last two lanes as signed long long).
+inline std::int64_t hsum_epi64_avx512(__m512i v) noexcept {
+  alignas(64) std::uint64_t lanes[8];
+  _mm512_store_si512(lanes, v);
+  std::uint64_t sum = 0;
+  for (std::uint64_t x : lanes) sum += x;
+  return static_cast<std::int64_t>(sum);
+}
+
+template <class Agg>
+typename Agg::Acc reduce_avx512(const typename Agg::Input* p, std::size_t n,
+                                std::uint64_t position) noexcept {
+  using T = typename Agg::Input;
+  using Acc = typename Agg::Acc;
+  constexpr bool is_min = std::is_same_v<Agg, Aggregate<T, AggregateKind::min>>;
+  constexpr bool is_max = std::is_same_v<Agg, Aggregate<T, AggregateKind::max>>;
+  constexpr std::size_t lanes = 64 / sizeof(T);
+  if (n < 2 * lanes) return reduce_scalar<cpu::Avx512Isa, Agg>(p, n, position);
+  std::size_t i = 0;
+  Acc out = Agg::identity();
+  if constexpr (std::is_same_v<Agg, Aggregate<T, AggregateKind::count>>) {
+    return static_cast<Acc>(n);
+  } else if constexpr (std::is_same_v<Agg, Aggregate<T, AggregateKind::sum>>) {
+    if constexpr (std::is_same_v<T, std::int32_t>) {  // widened to int64, wrapping as in uint64
+      __m512i a = _mm512_setzero_si512(), b = _mm512_setzero_si512();
+      for (; i + 16 <= n; i += 16) {
+        const __m512i v = _mm512_loadu_si512(p + i);
+        a = _mm512_add_epi64(a, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(v)));
+        b = _mm512_add_epi64(b, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1)));
+      }
+      out = hsum_epi64_avx512(_mm512_add_epi64(a, b));
+    } else if constexpr (std::is_same_v<T, std::int64_t>) {
+      __m512i a = _mm512_setzero_si512(), b = _mm512_setzero_si512();
+      for (; i + 16 <= n; i += 16) {
+        a = _mm512_add_epi64(a, _mm512_loadu_si512(p + i));
+        b = _mm512_add_epi64(b, _mm512_loadu_si512(p + i + 8));
+      }
+      out = hsum_epi64_avx512(_mm512_add_epi64(a, b));
+    } else if constexpr (std::is_same_v<T, float>) {  // widened to double
+      __m512d a = _mm512_setzero_pd(), b = _mm512_setzero_pd();
+      for (; i + 16 <= n; i += 16) {
+        const __m512 v = _mm512_loadu_ps(p + i);
+        a = _mm512_add_pd(a, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
+        b = _mm512_add_pd(b,
+                          _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))));
+      }
+      out = _mm512_reduce_add_pd(_mm512_add_pd(a, b));
+    } else {
+      __m512d a = _mm512_setzero_pd(), b = _mm512_setzero_pd();
+      for (; i + 16 <= n; i += 16) {
+        a = _mm512_add_pd(a, _mm512_loadu_pd(p + i));
+        b = _mm512_add_pd(b, _mm512_loadu_pd(p + i + 8));
+      }
+      out = _mm512_reduce_add_pd(_mm512_add_pd(a, b));
+    }
+  } else if constexpr (is_min || is_max) {
+    if constexpr (std::is_same_v<T, std::int32_t>) {
+      __m512i a = _mm512_loadu_si512(p);
+      for (i = lanes; i + lanes <= n; i += lanes) {
+        const __m512i v = _mm512_loadu_si512(p + i);
+        a = is_min ? _mm512_min_epi32(a, v) : _mm512_max_epi32(a, v);
+      }
+      out = fold_lanes_avx512<Agg>(a);
+    } else if constexpr (std::is_same_v<T, std::int64_t>) {
+      __m512i a = _mm512_loadu_si512(p);
+      for (i = lanes; i + lanes <= n; i += lanes) {
+        const __m512i v = _mm512_loadu_si512(p + i);
+        a = is_min ? _mm512_min_epi64(a, v) : _mm512_max_epi64(a, v);
+      }
+      out = fold_lanes_avx512<Agg>(a);
+    } else if constexpr (std::is_same_v<T, float>) {
+      __m512 a = _mm512_loadu_ps(p);
+      for (i = lanes; i + lanes <= n; i += lanes) {
+        const __m512 v = _mm512_loadu_ps(p + i);
+        a = is_min ? _mm512_min_ps(a, v) : _mm512_max_ps(a, v);
+      }
+      out = fold_lanes_avx512<Agg>(a);
+    } else {
+      __m512d a = _mm512_loadu_pd(p);
+      for (i = lanes; i + lanes <= n; i += lanes) {
+        const __m512d v = _mm512_loadu_pd(p + i);
+        a = is_min ? _mm512_min_pd(a, v) : _mm512_max_pd(a, v);
+      }
+      out = fold_lanes_avx512<Agg>(a);
+    }
+  } else {
+    return reduce_scalar<cpu::Avx512Isa, Agg>(p, n, position);
+  }
+  for (; i < n; ++i) out = Agg::combine(out, lift<Agg>(p[i], {static_cast<std::int64_t>(position + i)}));
+  return out;
+}
+#endif
+
 template <class Isa, class Agg>
 typename Agg::Acc reduce(const typename Agg::Input* p, std::size_t n, std::uint64_t position) noexcept {
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<Isa, cpu::Avx512Isa>) return reduce_avx512<Agg>(p, n, position);
+#endif
 #if defined(__AVX2__)
   if constexpr (std::is_same_v<Isa, cpu::Avx2Isa>) return reduce_avx2<Agg>(p, n, position);
 #endif

@@ -125,6 +125,9 @@ void launch(const CountPlan& plan, const CountWindowArgs& args, GpuWorkspace& wo
     case CountAlgorithm::reduced_prefix:
       detail::launch_reduced_prefix(l);
       break;
+    case CountAlgorithm::block_scan:
+      detail::launch_block_scan(l);
+      break;
     case CountAlgorithm::automatic:
       throw Error::internal("run_plan given an unresolved 'automatic' plan");
   }
@@ -149,13 +152,15 @@ CountPlan run_device(int ordinal, const CountWindowArgs& args, CountAlgorithm al
 }
 
 void check_device_args(int ordinal, const CountWindowArgs& args) {
-  check_columns(args.in, args.out, args.spec, args.kind);
+  check_columns(args.in, args.out, args.spec, args.kind, args.positions);
   check_ordinal(ordinal);
   check_alignment(args.in.data, size_of(args.in.type), "in");
   check_alignment(args.out.data, size_of(args.out.type), "out");
   if (args.problem().windows() == 0) return;
   check_device_pointer(args.in.data, ordinal, "in");
   check_device_pointer(args.out.data, ordinal, "out");
+  check_device_pointer(args.positions, ordinal, "positions");
+  if (args.positions != nullptr) check_alignment(args.positions, sizeof(std::int64_t), "positions");
 }
 
 }  // namespace
@@ -181,10 +186,12 @@ void run_plan(int ordinal, const CountPlan& plan, const CountWindowArgs& args, G
   SEXTANT_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
-CountPlan aggregate_count_host(int ordinal, const ColumnView& in_host, const MutableColumnView& out_host,
-                               const CountWindowSpec& spec, AggregateKind kind, CountAlgorithm algorithm,
+CountPlan aggregate_count_host(int ordinal, const CountWindowArgs& host, CountAlgorithm algorithm,
                                GpuWorkspace* workspace) {
-  check_columns(in_host, out_host, spec, kind);
+  const ColumnView& in_host = host.in;
+  const MutableColumnView& out_host = host.out;
+  const CountWindowSpec& spec = host.spec;
+  check_columns(in_host, out_host, spec, host.kind, host.positions);
   check_ordinal(ordinal);
   ::sextant::gpu::ScopedDevice scope(ordinal);
   const auto body = [&](GpuWorkspace& ws) {
@@ -193,14 +200,22 @@ CountPlan aggregate_count_host(int ordinal, const ColumnView& in_host, const Mut
     const std::uint64_t used = spec.used_length(in_host.size);
     const std::size_t in_bytes = used * size_of(in_host.type);
     const std::size_t out_bytes = windows * size_of(out_host.type);
+    // The positions follow the values in the same slot, 8-byte aligned.
+    const std::size_t positions_at = (out_bytes + 7) / 8 * 8;
+    const std::size_t positions_bytes = host.positions != nullptr ? windows * sizeof(std::int64_t) : 0;
     void* in_dev = ws.reserve(detail::host_in_slot, in_bytes);
-    void* out_dev = ws.reserve(detail::host_out_slot, out_bytes);
+    auto* out_dev = static_cast<char*>(ws.reserve(detail::host_out_slot, positions_at + positions_bytes));
+    auto* positions_dev =
+        host.positions != nullptr ? reinterpret_cast<std::int64_t*>(out_dev + positions_at) : nullptr;
     if (in_bytes != 0) SEXTANT_CUDA_CHECK(cudaMemcpy(in_dev, in_host.data, in_bytes, cudaMemcpyHostToDevice));
     const CountWindowArgs args{ColumnView(in_host.type, in_dev, used),
-                               MutableColumnView(out_host.type, out_dev, windows), spec, kind};
+                               MutableColumnView(out_host.type, out_dev, windows), spec, host.kind,
+                               positions_dev};
     const CountPlan plan = run_device(ordinal, args, algorithm, ws, nullptr);
     if (out_bytes != 0)
       SEXTANT_CUDA_CHECK(cudaMemcpy(out_host.data, out_dev, out_bytes, cudaMemcpyDeviceToHost));
+    if (positions_bytes != 0)
+      SEXTANT_CUDA_CHECK(cudaMemcpy(host.positions, positions_dev, positions_bytes, cudaMemcpyDeviceToHost));
     return plan;
   };
   if (workspace != nullptr) return body(*workspace);

@@ -62,10 +62,9 @@ void run_plan(int ordinal, const CountPlan& plan, const CountWindowArgs& args, G
 std::vector<double> time_plan(int ordinal, const CountPlan& plan, const CountWindowArgs& args,
                               GpuWorkspace& workspace, int warmups, int repeats);
 
-// Host columns: copies the input to the device, runs, copies the K results back. Uses the
-// workspace's slots for the copies.
-CountPlan aggregate_count_host(int ordinal, const ColumnView& in_host, const MutableColumnView& out_host,
-                               const CountWindowSpec& spec, AggregateKind kind, CountAlgorithm algorithm,
+// Host memory in `host` (input, results and, for the positional functions, positions): copies the
+// input to the device, runs, copies the K results back. Uses the workspace's slots for the copies.
+CountPlan aggregate_count_host(int ordinal, const CountWindowArgs& host, CountAlgorithm algorithm,
                                GpuWorkspace* workspace = nullptr);
 
 // A column in device memory (for the in-device API and its tests): allocation, upload,
@@ -104,6 +103,7 @@ struct GpuCountWindow {
                                            : A == CountAlgorithm::coop           ? "coop"
                                            : A == CountAlgorithm::direct_prefix  ? "direct-prefix"
                                            : A == CountAlgorithm::reduced_prefix ? "reduced-prefix"
+                                           : A == CountAlgorithm::block_scan     ? "block-scan"
                                                                                  : "slider";
   static constexpr DeviceKind device_kind = DeviceKind::gpu;
   static constexpr CountAlgorithm algorithm = A;
@@ -121,6 +121,7 @@ using ShGpu = GpuCountWindow<CountAlgorithm::sh>;
 using CoopGpu = GpuCountWindow<CountAlgorithm::coop>;
 using DirectPrefixGpu = GpuCountWindow<CountAlgorithm::direct_prefix>;
 using ReducedPrefixGpu = GpuCountWindow<CountAlgorithm::reduced_prefix>;
+using BlockScanGpu = GpuCountWindow<CountAlgorithm::block_scan>;
 using SliderGpu = GpuCountWindow<CountAlgorithm::automatic>;
 static_assert(CountWindowAlgorithm<CoopGpu> && CountWindowAlgorithm<SliderGpu>);
 

@@ -1,4 +1,4 @@
-// Internal: the launchers of the five algorithms (one translation unit each, so that they
+// Internal: the launchers of the six algorithms (one translation unit each, so that they
 // compile in parallel). Each expects validated arguments with K > 0 on the current device.
 #pragma once
 
@@ -30,6 +30,7 @@ void launch_sh(const Launch& launch);
 void launch_coop(const Launch& launch);
 void launch_direct_prefix(const Launch& launch);
 void launch_reduced_prefix(const Launch& launch);
+void launch_block_scan(const Launch& launch);
 
 // Values between the 16-byte boundary at or below `p` and `p`.
 inline std::uint32_t head_shift(const void* p, std::size_t value_bytes) {

@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 #include <thrust/iterator/constant_iterator.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
@@ -139,6 +140,16 @@ class DeviceExec {
     else
       reduce_by_key_impl<A>(keys, thrust::make_constant_iterator(Partial<A>::lift(typename A::Input{}, {})),
                             n, out_keys, out_parts, runs);
+  }
+
+  // The same, each sorted tuple lifted from values[order[i]] with its timestamp.
+  template <StreamAggregate A>
+  void reduce_by_key_at(const u64* keys, const u32* order, const typename A::Input* values, const i64* ts,
+                        std::size_t n, u64* out_keys, Partial<A>* out_parts, u64* runs) {
+    reduce_by_key_impl<A>(
+        keys,
+        thrust::make_transform_iterator(thrust::counting_iterator<u64>(0), LiftAtOp<A>{order, values, ts}), n,
+        out_keys, out_parts, runs);
   }
 
  private:

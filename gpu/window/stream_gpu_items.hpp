@@ -285,13 +285,26 @@ SEXTANT_HD_INLINE void prepare_tuple(const PrepareArgs& a, u64 i, PrepareStats& 
 
 // ---- pane partials ----------------------------------------------------------------------------
 
-// Values travel alone through the GPU pipeline's sorts: only value-only lifts (ContextLift
-// aggregates do not compile here; the facade refuses them on a GPU).
+// A value-only aggregate's values travel through the sorts themselves.
 template <StreamAggregate A>
 requires ValueLift<A>
 struct LiftOp {
   SEXTANT_HD_INLINE Partial<A> operator()(const typename A::Input& x) const {
     return Partial<A>::lift(x, {});
+  }
+};
+
+// An aggregate that lifts with the timestamp (argmin, argmax, first, last) sorts each tuple's
+// index in the chunk instead: the i-th sorted tuple is lifted from the chunk's value and
+// timestamp at order[i] (no timestamps, as count windows may omit them: 0).
+template <StreamAggregate A>
+struct LiftAtOp {
+  const u32* order;
+  const typename A::Input* values;
+  const i64* ts;
+  SEXTANT_HD_INLINE Partial<A> operator()(u64 i) const {
+    const u32 j = order[i];
+    return Partial<A>::lift(values[j], {ts != nullptr ? ts[j] : 0});
   }
 };
 

@@ -275,24 +275,51 @@ class PaneCore {
 
   std::string read_timestamp(const ChunkColumns& c, u64 i) { return std::to_string(read_one(c.ts + i)); }
 
-  // Values sorted with the keys, as raw bits: 4 or 8 bytes (none for count).
-  void* values_alt(std::size_t n) {
-    if constexpr (!reads_values<A>) return nullptr;
-    sort_values_.reserve(exec_, n * sizeof(V));
-    return sort_values_.data();
+  // What the sorts carry beside the keys: the values as raw bits (4 or 8 bytes; none for count),
+  // or, for an aggregate that lifts with the timestamp, each tuple's index in the chunk.
+  static constexpr bool sorts_order = ContextLift<A>;
+  static constexpr std::size_t payload_bytes = sorts_order ? sizeof(u32) : reads_values<A> ? sizeof(V) : 0;
+
+  // The sort's two payload buffers; the first holds the payload in chunk order.
+  void payload(const ChunkColumns& c, void* out[2]) {
+    const std::size_t n = c.n;
+    if constexpr (sorts_order) {
+      order_[0].reserve(exec_, n);
+      order_[1].reserve(exec_, n);
+      exec_.for_each(n, Iota{order_[0].data()});
+      out[0] = order_[0].data();
+      out[1] = order_[1].data();
+    } else if constexpr (reads_values<A>) {
+      sort_values_.reserve(exec_, n * sizeof(V));
+      out[0] = c.values;
+      out[1] = sort_values_.data();
+    } else {
+      out[0] = out[1] = nullptr;
+    }
+  }
+
+  // run_keys_ / run_parts_ from the first n sorted keys and their payload.
+  void reduce_runs(const u64* keys, const void* payload, const ChunkColumns& c, std::size_t n) {
+    if constexpr (sorts_order)
+      exec_.template reduce_by_key_at<A>(keys, static_cast<const u32*>(payload),
+                                         static_cast<const V*>(c.values), c.ts, n, run_keys_.data(),
+                                         run_parts_.data(), &scalars_.data()->runs);
+    else
+      exec_.template reduce_by_key<A>(keys, static_cast<const V*>(payload), n, run_keys_.data(),
+                                      run_parts_.data(), &scalars_.data()->runs);
   }
 
   void time_chunk(const ChunkColumns& c, std::size_t accepted, u64 max_key) {
     const std::size_t n = c.n;
     sort_keys_[1].reserve(exec_, n);
     u64* keys[2] = {sort_keys_[0].data(), sort_keys_[1].data()};
-    void* values[2] = {c.values, values_alt(n)};
+    void* values[2];
+    payload(c, values);
     const int end_bit = bit_width64(max_key + 1);  // late_key's low bits sort after every kept key
-    const int sel = exec_.sort_pairs(keys, values, reads_values<A> ? sizeof(V) : 0, n, end_bit);
+    const int sel = exec_.sort_pairs(keys, values, payload_bytes, n, end_bit);
     run_keys_.reserve(exec_, accepted);
     run_parts_.reserve(exec_, accepted);
-    exec_.template reduce_by_key<A>(keys[sel], static_cast<const V*>(values[sel]), accepted, run_keys_.data(),
-                                    run_parts_.data(), &scalars_.data()->runs);
+    reduce_runs(keys[sel], values[sel], c, accepted);
     merge_pending(read_one(&scalars_.data()->runs));
   }
 
@@ -331,15 +358,16 @@ class PaneCore {
   void count_chunk(const ChunkColumns& c, std::size_t n) {
     const int bits = static_cast<int>(std::bit_width(u64{slots_in_use_} - 1));
     const u32* slots = slots_[0].data();
-    const V* values = static_cast<const V*>(c.values);
+    void* vals[2];
+    payload(c, vals);
+    const void* values = vals[0];
     const u32* segment = nullptr;
     if (slots_in_use_ > 1) {
       slots_[1].reserve(exec_, n);
       u32* keys[2] = {slots_[0].data(), slots_[1].data()};
-      void* vals[2] = {c.values, values_alt(n)};
-      const int sel = exec_.sort_pairs(keys, vals, reads_values<A> ? sizeof(V) : 0, n, bits);
+      const int sel = exec_.sort_pairs(keys, vals, payload_bytes, n, bits);
       slots = keys[sel];
-      values = static_cast<const V*>(vals[sel]);
+      values = vals[sel];
       seg_start_.reserve(exec_, n);
       exec_.segment_starts(slots, seg_start_.data(), n);
       segment = seg_start_.data();
@@ -348,8 +376,7 @@ class PaneCore {
     exec_.for_each(n, CountRunKey{slots, segment, slot_tuples_.data(), geometry_.pane, sort_keys_[0].data()});
     run_keys_.reserve(exec_, n);
     run_parts_.reserve(exec_, n);
-    exec_.template reduce_by_key<A>(sort_keys_[0].data(), values, n, run_keys_.data(), run_parts_.data(),
-                                    &scalars_.data()->runs);
+    reduce_runs(sort_keys_[0].data(), values, c, n);
     const std::size_t runs = read_one(&scalars_.data()->runs);
     run_pane_.reserve(exec_, runs);
     full_.reserve(exec_, runs);
@@ -505,6 +532,7 @@ class PaneCore {
   Buffer<i64> wm_before_;
   Buffer<u64> sort_keys_[2];
   Buffer<unsigned char> sort_values_;
+  Buffer<u32> order_[2];  // sorts_order: tuple indices
   Buffer<u32> slots_[2];
   Buffer<u32> seg_start_;
   Buffer<u64> run_keys_;

@@ -98,6 +98,9 @@ struct GpuStreamBackend {
     // millions of tuples amortise the few synchronisations (tens of microseconds) of each push.
     std::size_t max_batch = std::size_t{1} << 22;
   };
+  // argmin, argmax, first and last: the pane stage sorts tuple indices and lifts each tuple
+  // with its timestamp.
+  static constexpr bool lifts_with_context = true;
   template <StreamAggregate A>
   using PaneStage = GpuPaneStage<A>;
   template <StreamAggregate A>
@@ -161,6 +164,10 @@ SEXTANT_STREAM_GPU_FOR_VALUES(SEXTANT_STREAM_GPU_EXTERN, MinAggregate)
 SEXTANT_STREAM_GPU_FOR_VALUES(SEXTANT_STREAM_GPU_EXTERN, MaxAggregate)
 SEXTANT_STREAM_GPU_FOR_VALUES(SEXTANT_STREAM_GPU_EXTERN, AvgAggregate)
 SEXTANT_STREAM_GPU_FOR_VALUES(SEXTANT_STREAM_GPU_EXTERN, VarAggregate)
+SEXTANT_STREAM_GPU_FOR_VALUES(SEXTANT_STREAM_GPU_EXTERN, ArgMinAggregate)
+SEXTANT_STREAM_GPU_FOR_VALUES(SEXTANT_STREAM_GPU_EXTERN, ArgMaxAggregate)
+SEXTANT_STREAM_GPU_FOR_VALUES(SEXTANT_STREAM_GPU_EXTERN, FirstAggregate)
+SEXTANT_STREAM_GPU_FOR_VALUES(SEXTANT_STREAM_GPU_EXTERN, LastAggregate)
 #undef SEXTANT_STREAM_GPU_EXTERN
 
 }  // namespace sextant::window

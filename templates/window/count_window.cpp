@@ -104,6 +104,8 @@ std::string_view to_string(CountAlgorithm algorithm) noexcept {
       return "direct-prefix";
     case CountAlgorithm::reduced_prefix:
       return "reduced-prefix";
+    case CountAlgorithm::block_scan:
+      return "block-scan";
   }
   return "?";
 }
@@ -115,7 +117,8 @@ CountAlgorithm parse_count_algorithm(const char* parameter, std::string_view tex
   if (text == "coop" || text == "coop-opt") return CountAlgorithm::coop;
   if (text == "direct-prefix") return CountAlgorithm::direct_prefix;
   if (text == "reduced-prefix") return CountAlgorithm::reduced_prefix;
-  throw Error::argument(parameter, text, "auto, gbl, sh, coop, direct-prefix or reduced-prefix",
+  if (text == "block-scan") return CountAlgorithm::block_scan;
+  throw Error::argument(parameter, text, "auto, gbl, sh, coop, direct-prefix, reduced-prefix or block-scan",
                         "unknown algorithm");
 }
 

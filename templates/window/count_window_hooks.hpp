@@ -22,10 +22,27 @@
 namespace sextant::window {
 
 // The algorithms of the paper; `automatic` asks the selector (Slider).
-enum class CountAlgorithm : std::uint8_t { automatic, gbl, sh, coop, direct_prefix, reduced_prefix };
+// block_scan is ours: van Herk / Gil-Werman for functions with neither an atomic nor an inverse.
+enum class CountAlgorithm : std::uint8_t {
+  automatic,
+  gbl,
+  sh,
+  coop,
+  direct_prefix,
+  reduced_prefix,
+  block_scan
+};
+
+// Every named algorithm, in enum order.
+inline constexpr CountAlgorithm all_count_algorithms[] = {CountAlgorithm::gbl,
+                                                          CountAlgorithm::sh,
+                                                          CountAlgorithm::coop,
+                                                          CountAlgorithm::direct_prefix,
+                                                          CountAlgorithm::reduced_prefix,
+                                                          CountAlgorithm::block_scan};
 
 std::string_view to_string(CountAlgorithm algorithm) noexcept;
-// "auto|gbl|sh|coop|direct-prefix|reduced-prefix"; throws Error naming `parameter`.
+// "auto|gbl|sh|coop|direct-prefix|reduced-prefix|block-scan"; throws Error naming `parameter`.
 CountAlgorithm parse_count_algorithm(const char* parameter, std::string_view text);
 
 // One run: the input and the K results, both in the memory of the specialisation's device.

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "templates/window/aggregate_traits.hpp"
 #include "templates/window/chunk_geometry.hpp"
 #include "templates/window/count_window_policy.hpp"
 #include "templates/window/tile_layout.hpp"
@@ -61,6 +62,12 @@ struct Sizes {
   double bytes_read;   // sectors of the input actually fetched
   double out_bytes;
 };
+
+// What one accumulator takes in device memory (a positional function's holds a value and its
+// position: more than the output type).
+std::uint64_t accumulator_bytes(const CountWindowProblem& p) {
+  return visit_aggregate(p.type, p.kind, [](auto agg) { return sizeof(typename decltype(agg)::Acc); });
+}
 
 Sizes sizes_of(const CountWindowProblem& p) {
   Sizes s;
@@ -275,6 +282,28 @@ PlanResult plan_direct_prefix(const CountWindowProblem& p, const DeviceProfile& 
   return {plan, {}};
 }
 
+// Two segmented scans over the values read (each reads the input and writes accumulators), then
+// one gather of two accumulators per window.
+PlanResult plan_block_scan(const CountWindowProblem& p, const DeviceProfile& d) {
+  const Sizes s = sizes_of(p);
+  CountPlan plan;
+  plan.algorithm = CountAlgorithm::block_scan;
+  plan.block_threads = block_threads;
+  plan.workspace_bytes = workspace_bytes(CountAlgorithm::block_scan, p);
+  if (plan.workspace_bytes > d.free_memory)
+    return {std::nullopt, "BLOCK-SCAN needs " + std::to_string(plan.workspace_bytes) +
+                              " bytes of device memory for its two scans, " + std::to_string(d.free_memory) +
+                              " are free"};
+  const double used = static_cast<double>(s.g.used);
+  const auto acc_bytes = static_cast<double>(accumulator_bytes(p));
+  const double scans = 2.0 * (safe_div(used * s.value_bytes, d.read_bandwidth * direct_scan_efficiency) +
+                              safe_div(used * acc_bytes, d.write_bandwidth * direct_scan_efficiency));
+  const double gather = safe_div(2.0 * static_cast<double>(s.g.windows) * std::max<double>(acc_bytes, sector),
+                                 d.read_bandwidth);
+  plan.predicted_seconds = scans + gather + safe_div(s.out_bytes, d.write_bandwidth) + launches(d, 3);
+  return {plan, {}};
+}
+
 PlanResult plan_reduced_prefix(const CountWindowProblem& p, const DeviceProfile& d) {
   const Sizes s = sizes_of(p);
   std::optional<CountPlan> best;
@@ -406,6 +435,8 @@ std::uint64_t workspace_bytes(CountAlgorithm algorithm, const CountWindowProblem
       const std::uint64_t arrays = (g.full_chunks > 0 ? 2 : 0) + (g.rest != 0 || g.full_chunks == 0 ? 1 : 0);
       return arrays * (g.chunks + 1) * ab + cub_scan_scratch(g.chunks);
     }
+    case CountAlgorithm::block_scan:
+      return 2 * g.used * accumulator_bytes(problem) + cub_scan_scratch(g.used);
     default:
       return 0;
   }
@@ -424,6 +455,7 @@ std::string missing_trait(CountAlgorithm algorithm, AggregateKind kind) {
     case CountAlgorithm::reduced_prefix:
       if (!is_invertible(kind)) return what + ": it needs an invertible function (sum or count)";
       return {};
+    case CountAlgorithm::block_scan:  // an associative combine is all it needs
     case CountAlgorithm::automatic:
       break;
   }
@@ -436,8 +468,7 @@ void check_count_algorithm(CountAlgorithm algorithm, AggregateKind kind) {
       throw Error::unsupported(why + "; name another algorithm or auto");
     return;
   }
-  for (CountAlgorithm a : {CountAlgorithm::gbl, CountAlgorithm::sh, CountAlgorithm::coop,
-                           CountAlgorithm::direct_prefix, CountAlgorithm::reduced_prefix})
+  for (CountAlgorithm a : all_count_algorithms)
     if (missing_trait(a, kind).empty()) return;
   throw Error::unsupported("no GPU count-window algorithm runs " + std::string(to_string(kind)) +
                            " (every one needs a device atomic or an inverse); use --device cpu");
@@ -458,6 +489,8 @@ PlanResult plan_count_window(CountAlgorithm algorithm, const CountWindowProblem&
       return plan_direct_prefix(problem, profile);
     case CountAlgorithm::reduced_prefix:
       return plan_reduced_prefix(problem, profile);
+    case CountAlgorithm::block_scan:
+      return plan_block_scan(problem, profile);
     case CountAlgorithm::automatic:
       break;
   }
@@ -471,9 +504,7 @@ bool can_run(CountAlgorithm algorithm, const CountWindowProblem& problem, const 
 std::vector<std::pair<CountAlgorithm, PlanResult>> plan_all(const CountWindowProblem& problem,
                                                             const DeviceProfile& profile) {
   std::vector<std::pair<CountAlgorithm, PlanResult>> out;
-  for (CountAlgorithm a : {CountAlgorithm::gbl, CountAlgorithm::sh, CountAlgorithm::coop,
-                           CountAlgorithm::direct_prefix, CountAlgorithm::reduced_prefix})
-    out.emplace_back(a, plan_count_window(a, problem, profile));
+  for (CountAlgorithm a : all_count_algorithms) out.emplace_back(a, plan_count_window(a, problem, profile));
   return out;
 }
 

@@ -75,7 +75,7 @@ void check_count_algorithm(CountAlgorithm algorithm, AggregateKind kind);
 PlanResult plan_count_window(CountAlgorithm algorithm, const CountWindowProblem& problem,
                              const DeviceProfile& profile);
 bool can_run(CountAlgorithm algorithm, const CountWindowProblem& problem, const DeviceProfile& profile);
-// Every algorithm's plan or reason, in enum order (gbl .. reduced-prefix).
+// Every algorithm's plan or reason, in enum order (gbl .. block-scan).
 std::vector<std::pair<CountAlgorithm, PlanResult>> plan_all(const CountWindowProblem& problem,
                                                             const DeviceProfile& profile);
 // The cheapest runnable plan (COOP-OPT always runs a function with a device atomic, so there is

@@ -10,7 +10,7 @@
 #   isa_symbols.sh <static library>
 set -euo pipefail
 lib=$1
-required_avx512="mdmc_cpu_avx512 cuboid_kernels_avx512"
+required_avx512="mdmc_cpu_avx512 cuboid_kernels_avx512 count_window_cpu_avx512"
 
 bad=$(nm -C -A "$lib" 2>/dev/null | awk '
   { split($1, where, ":"); member = where[2] }

@@ -7,6 +7,7 @@
 
 #include "api/window_count.hpp"
 #include "core/error.hpp"
+#include "cpu/window/count_window_variants.hpp"
 #include "templates/window/aggregate_traits.hpp"
 #include "templates/window/chunk_geometry.hpp"
 #include "templates/window/count_window_planner.hpp"
@@ -19,19 +20,52 @@ using window::AggregateKind;
 using window::CountAlgorithm;
 using window::ValueType;
 
-CountWindowBackend cpu_backend() {
+// One registered variant, run directly (the API runs the widest this CPU has: see
+// CpuDefaultIsTheWidestVariant).
+template <class Variant>
+CountWindowBackend cpu_variant_backend() {
   CountWindowBackend b;
-  b.name = "cpu";
-  b.unavailable = [] { return std::string(); };
+  b.name = Variant::name();
+  b.unavailable = [] {
+    return Variant{}.can_run({})
+               ? std::string()
+               : "this CPU lacks " + std::string(Variant::isa) + " (or SEXTANT_SIMD rules it out)";
+  };
   b.can_run = [](const window::CountWindowProblem&) { return true; };
+  b.random_scale_down = 8;
   b.run = [](window::ColumnView in, window::CountWindowSpec spec, AggregateKind kind) {
-    auto r = window::aggregate_count(in, spec, kind, DeviceId{DeviceKind::cpu, -1});
-    return CountWindowOutput{std::move(r.values), std::move(r.positions)};
+    CountWindowOutput out;
+    out.values = window::make_column(window::result_type(in.type, kind), spec.window_count(in.size));
+    if (window::reports_position(kind)) out.positions.resize(spec.window_count(in.size));
+    Variant{}.run({in, window::mutable_view(out.values), spec, kind,
+                   out.positions.empty() ? nullptr : out.positions.data()});
+    return out;
   };
   return b;
 }
 
-INSTANTIATE_TEST_SUITE_P(Cpu, CountWindowConformance, ::testing::Values(cpu_backend()), backend_name);
+std::vector<CountWindowBackend> cpu_variant_backends() {
+  return std::apply(
+      [](auto... v) { return std::vector<CountWindowBackend>{cpu_variant_backend<decltype(v)>()...}; },
+      window::CpuCountWindowVariants{});
+}
+
+INSTANTIATE_TEST_SUITE_P(Cpu, CountWindowConformance, ::testing::ValuesIn(cpu_variant_backends()),
+                         backend_name);
+
+TEST(CountWindowApi, CpuDefaultIsTheWidestVariant) {
+  const std::string widest = std::apply(
+      [](auto... v) {
+        std::string first;
+        ((first.empty() && v.can_run({}) ? void(first = std::string(decltype(v)::isa)) : void()), ...);
+        return first;
+      },
+      window::CpuCountWindowVariants{});
+  EXPECT_EQ(window::CpuCountWindow::isa(), widest);
+  const std::vector<std::int32_t> v = {3, 1, 4, 1, 5, 9, 2, 6};
+  EXPECT_EQ(window::aggregate_count(std::span<const std::int32_t>(v), 4, 2, AggregateKind::sum).algorithm,
+            "cpu (" + widest + ")");
+}
 
 TEST(CountWindowSpec, CountsOnlyFullWindows) {
   const window::CountWindowSpec spec{4, 2};
@@ -204,7 +238,10 @@ TEST(CountWindowSelector, FollowsThePapersRegions) {
   };
   EXPECT_EQ(choose(1024, 1024), CountAlgorithm::coop);            // tumbling: one pass
   EXPECT_EQ(choose(1 << 20, 4), CountAlgorithm::reduced_prefix);  // fan-out 2^18: prefix sums
-  EXPECT_EQ(choose(1 << 20, 4, AggregateKind::max), CountAlgorithm::coop);
+  // max has no inverse: the paper's regions give COOP-OPT, whose expansion combines 2^18 chunk
+  // partials per window; BLOCK-SCAN's two scans cost O(n) whatever the fan-out.
+  EXPECT_EQ(choose(1 << 20, 4, AggregateKind::max), CountAlgorithm::block_scan);
+  EXPECT_EQ(choose(64, 16, AggregateKind::max), CountAlgorithm::coop);  // fan-out 4: one pass
 }
 
 }  // namespace
@@ -228,7 +265,10 @@ static_assert(!PrefixInstantiable<Aggregate<std::int32_t, AggregateKind::last>>)
 TEST(CountWindowSelector, RefusesAnAlgorithmWithoutTheTraitItNeeds) {
   const auto h100 = window::reference_h100_profile();
   const window::CountWindowProblem p{1 << 20, {64, 4}, ValueType::int32, AggregateKind::argmax};
-  for (const auto& [a, r] : window::plan_all(p, h100)) EXPECT_FALSE(r.plan) << window::to_string(a);
+  // argmax has neither a device atomic nor an inverse: BLOCK-SCAN alone needs neither.
+  for (const auto& [a, r] : window::plan_all(p, h100))
+    EXPECT_EQ(r.plan.has_value(), a == CountAlgorithm::block_scan)
+        << window::to_string(a) << ": " << r.reason;
   try {
     window::select_count_window(CountAlgorithm::coop, p, h100);
     FAIL() << "coop accepted argmax";
@@ -237,12 +277,12 @@ TEST(CountWindowSelector, RefusesAnAlgorithmWithoutTheTraitItNeeds) {
     EXPECT_NE(std::string(e.what()).find("coop"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("argmax"), std::string::npos) << e.what();
   }
-  try {
-    window::select_count_window(CountAlgorithm::automatic, p, h100);
-    FAIL() << "the selector planned argmax";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::unsupported);
-  }
+  EXPECT_EQ(window::select_count_window(CountAlgorithm::automatic, p, h100).algorithm,
+            CountAlgorithm::block_scan);
+  // Where the others can run, they are cheaper: the selector keeps them.
+  const window::CountWindowProblem sum{1 << 20, {64, 4}, ValueType::int32, AggregateKind::sum};
+  EXPECT_NE(window::select_count_window(CountAlgorithm::automatic, sum, h100).algorithm,
+            CountAlgorithm::block_scan);
 }
 
 TEST(CountWindowApi, PositionalFunctionsReportPositions) {

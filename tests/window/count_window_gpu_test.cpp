@@ -92,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(
                       reduced_variant_backend(window::ReducedVariant::chunk_scan,
                                               "reduced-prefix-chunk-scan"),
                       reduced_variant_backend(window::ReducedVariant::tile_scan, "reduced-prefix-tile-scan"),
-                      gpu_backend(CountAlgorithm::automatic, 0)),
+                      gpu_backend(CountAlgorithm::block_scan, 0), gpu_backend(CountAlgorithm::automatic, 0)),
     backend_name);
 
 #if SEXTANT_HAS_CUDA
@@ -142,7 +142,7 @@ TEST(CountWindowDevice, SmallForSanitizers) {
   const std::size_t n = 30011;
   for (ValueType type : {ValueType::int32, ValueType::float64})
     for (auto [w, s] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{5, 3}, {33, 100}, {1000, 7}})
-      for (AggregateKind kind : {AggregateKind::sum, AggregateKind::max})
+      for (AggregateKind kind : {AggregateKind::sum, AggregateKind::max, AggregateKind::argmin})
         window::visit_value_type(type, [&](auto t) {
           using T = decltype(t);
           const std::vector<T> values = window_values<T>(n, w + s);
@@ -150,16 +150,26 @@ TEST(CountWindowDevice, SmallForSanitizers) {
           in.upload(window::ColumnView(std::span<const T>(values)));
           const std::uint64_t k = window::CountWindowSpec{w, s}.window_count(n);
           window::gpu::DeviceColumn out(0, window::result_type(type, kind), k);
+          window::gpu::DeviceColumn positions(0, ValueType::int64, window::reports_position(kind) ? k : 0);
+          std::int64_t* positions_out =
+              window::reports_position(kind) ? positions.mutable_view().as<std::int64_t>() : nullptr;
           const auto which = windows_to_check(k, w, 1'000'000);
-          const window::Column want = reference_windows(values, w, s, kind, which);
-          for (CountAlgorithm a : {CountAlgorithm::gbl, CountAlgorithm::sh, CountAlgorithm::coop,
-                                   CountAlgorithm::direct_prefix, CountAlgorithm::reduced_prefix}) {
+          std::vector<std::int64_t> want_positions;
+          const window::Column want = reference_windows(values, w, s, kind, which, &want_positions);
+          for (CountAlgorithm a : window::all_count_algorithms) {
             if (!gpu_can_run(a, {n, {w, s}, type, kind}) || (a == CountAlgorithm::gbl && w / s > 64))
               continue;
             out.fill_bytes(0x5A);
-            window::gpu::aggregate_count_device(0, {in.view(), out.mutable_view(), {w, s}, kind}, a);
-            const auto same = same_windows(out.download(), want, which, values, w, s, kind);
-            ASSERT_TRUE(same) << window::to_string(a) << " W=" << w << " S=" << s << ": " << same.message();
+            positions.fill_bytes(0x5A);
+            window::gpu::aggregate_count_device(
+                0, {in.view(), out.mutable_view(), {w, s}, kind, positions_out}, a);
+            auto same = same_windows(out.download(), want, which, values, w, s, kind);
+            if (same && positions_out != nullptr) {
+              const window::Column got = positions.download();
+              same = same_positions(std::get<std::vector<std::int64_t>>(got), want_positions, which, k);
+            }
+            ASSERT_TRUE(same) << window::to_string(a) << " " << window::to_string(kind) << " W=" << w
+                              << " S=" << s << ": " << same.message();
             if (a == CountAlgorithm::reduced_prefix) {  // each configuration
               static window::gpu::GpuWorkspace workspace(0);
               for (window::ReducedVariant v :

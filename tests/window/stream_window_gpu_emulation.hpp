@@ -136,11 +136,30 @@ class HostExec {
     }
     *runs = r;
   }
+
+  template <StreamAggregate A>
+  void reduce_by_key_at(const u64* keys, const u32* order, const typename A::Input* values, const i64* ts,
+                        std::size_t n, u64* out_keys, Partial<A>* out_parts, u64* runs) {
+    const LiftAtOp<A> lift{order, values, ts};
+    u64 r = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Partial<A> p = lift(i);
+      if (i > 0 && keys[i] == keys[i - 1]) {
+        out_parts[r - 1] = Partial<A>::combine(out_parts[r - 1], p);
+      } else {
+        out_keys[r] = keys[i];
+        out_parts[r] = p;
+        ++r;
+      }
+    }
+    *runs = r;
+  }
 };
 
 // The emulated backend: a StreamBackend like GpuStreamBackend, on the host.
 struct EmulatedGpuStreamBackend {
   using Config = GpuStreamBackend::Config;
+  static constexpr bool lifts_with_context = GpuStreamBackend::lifts_with_context;
   template <StreamAggregate A>
   using PaneStage = PaneCore<A, HostExec>;
   template <StreamAggregate A>

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "cpu/window/stream_pane_stage.hpp"
+#include "cpu/window/stream_pane_stage_cpu.hpp"
 
 namespace sextant::window {
 

@@ -10,7 +10,7 @@
 //            slot prefetch), each loop small enough to keep its state in registers.
 //
 // Included by stream_pane_kernel_{avx2,scalar}.cpp (instantiated there for the built-ins) and
-// by stream_pane_stage.hpp (user-defined aggregates, scalar only).
+// by stream_pane_stage_cpu.hpp (user-defined aggregates, scalar only).
 #pragma once
 
 #include <algorithm>

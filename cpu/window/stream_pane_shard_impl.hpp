@@ -1,6 +1,6 @@
 // The rare paths of PaneShard (new key, new pane, a pane outside the ring, release). Included
 // by stream_pane_shard.cpp, which instantiates them for the built-in aggregates without AVX2
-// flags, and by stream_pane_stage.hpp for user-defined aggregates.
+// flags, and by stream_pane_stage_cpu.hpp for user-defined aggregates.
 #pragma once
 
 #include <algorithm>

@@ -5,9 +5,9 @@
 //   StreamWindowOperator<CpuStreamBackend, SumAggregate<std::int64_t>> op(options, {.threads = 4});
 #pragma once
 
-#include "cpu/window/stream_pane_stage.hpp"
+#include "cpu/window/stream_pane_stage_cpu.hpp"
 #include "cpu/window/stream_window_cpu_config.hpp"
-#include "cpu/window/stream_window_stage.hpp"
+#include "cpu/window/stream_window_stage_cpu.hpp"
 #include "templates/window/stream_hooks.hpp"
 
 namespace sextant::window {

@@ -18,7 +18,7 @@
 
 #include "gpu/cuda_check.cuh"
 #include "gpu/window/stream_gpu_items.hpp"
-#include "gpu/window/stream_gpu_pane_core.hpp"
+#include "gpu/window/stream_pane_stage_gpu.hpp"
 #include "templates/window/count_window_policy.hpp"
 
 namespace sextant::window::detail::stream_gpu {

@@ -13,9 +13,9 @@
 #include "gpu/cuda_check.cuh"
 #include "gpu/device_query.hpp"
 #include "gpu/window/stream_gpu_exec.cuh"
-#include "gpu/window/stream_gpu_pane_core.hpp"
-#include "gpu/window/stream_gpu_window_core.hpp"
+#include "gpu/window/stream_pane_stage_gpu.hpp"
 #include "gpu/window/stream_window_gpu.hpp"
+#include "gpu/window/stream_window_stage_gpu.hpp"
 
 namespace sextant::window {
 

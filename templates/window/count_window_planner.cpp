@@ -21,34 +21,7 @@ using policy::sector;
 using policy::sh_tile;
 using policy::tile_blocks_per_sm;
 
-// The tile kernel's costs besides moving bytes (fitted constants: docs/PERFORMANCE.md):
-// thread instructions per value, per chunk part and per window part, and the latency of one
-// tile's chain of barriers (seconds), which bounds a block's tile rate when chunks are few.
-struct TileCosts {
-  double per_value;
-  double per_chunk;        // plus per_chunk_slope * S, at most per_chunk_cap: a chunk costs more
-  double per_chunk_slope;  // when a thread's 36-value run holds fewer of them
-  double per_chunk_cap;
-  double per_window;
-  double per_tile;
-};
-constexpr TileCosts coop_direct_costs{44, 190, 7, 800, 0, 1.2e-6};
-// Per window, for each of its (at most 16) chunks; hidden behind memory once S passes 16.
-constexpr double coop_direct_per_chunk_read = 13;
-constexpr TileCosts coop_scan_costs{44, 400, 0, 400, 120, 9.0e-6};
-constexpr TileCosts partials_costs{44, 100, 7, 680, 0, 1.2e-6};
-constexpr TileCosts tile_scan_costs{44, 120, 7, 700, 0, 2.0e-6};  // partials plus a block scan per tile
-// Streaming kernels reach about this share of the measured bandwidths.
-constexpr double stream_efficiency = 0.95;
-// CUB's decoupled look-back scan reaches about this share of the streaming bandwidths, over
-// REDUCED-PREFIX's partials and over DIRECT-PREFIX's lifted input (int32 -> int64).
-constexpr double scan_efficiency = 0.85;
-constexpr double direct_scan_efficiency = 0.65;
-// SH and GBL: instructions per value (index arithmetic with 64-bit divisions) and per update;
-// SH's slowdown over its terms is shared atomics under contention (docs/PERFORMANCE.md).
-constexpr double baseline_per_value = 80;
-constexpr double baseline_per_update = 20;
-constexpr double sh_slowdown = 2.5;
+using namespace policy::cost;  // the cost model's fitted constants
 
 double safe_div(double a, double b) {
   return b > 0 ? a / b : std::numeric_limits<double>::infinity();
@@ -296,8 +269,9 @@ PlanResult plan_block_scan(const CountWindowProblem& p, const DeviceProfile& d) 
                               " are free"};
   const double used = static_cast<double>(s.g.used);
   const auto acc_bytes = static_cast<double>(accumulator_bytes(p));
-  const double scans = 2.0 * (safe_div(used * s.value_bytes, d.read_bandwidth * direct_scan_efficiency) +
-                              safe_div(used * acc_bytes, d.write_bandwidth * direct_scan_efficiency));
+  const double efficiency = acc_bytes > 8 ? block_scan_wide_efficiency : direct_scan_efficiency;
+  const double scans = 2.0 * (safe_div(used * s.value_bytes, d.read_bandwidth * efficiency) +
+                              safe_div(used * acc_bytes, d.write_bandwidth * efficiency));
   const double gather = safe_div(2.0 * static_cast<double>(s.g.windows) * std::max<double>(acc_bytes, sector),
                                  d.read_bandwidth);
   plan.predicted_seconds = scans + gather + safe_div(s.out_bytes, d.write_bandwidth) + launches(d, 3);

@@ -1,7 +1,7 @@
 // The tuning of the window family's GPU kernels in one place: the shapes the kernels launch
 // with and that the count-window planner's cost model assumes. Host and device constexpr, so
-// that a change here moves both sides at once. The cost model's fitted rates stay in
-// count_window_planner.cpp (their measurements: docs/PERFORMANCE.md).
+// that a change here moves both sides at once; then the count-window planner's fitted
+// constants (their measurements: docs/PERFORMANCE.md).
 #pragma once
 
 #include <cstdint>
@@ -22,5 +22,43 @@ inline constexpr std::uint64_t sh_tile = 2048;
 inline constexpr std::uint32_t tile_blocks_per_sm = 2;
 // Bytes of one DRAM sector: the granularity of the direct (`heads`) kernel's reads.
 inline constexpr std::uint64_t sector = 32;
+
+namespace cost {
+
+// The tile kernel's costs besides moving bytes (fitted constants: docs/PERFORMANCE.md):
+// thread instructions per value, per chunk part and per window part, and the latency of one
+// tile's chain of barriers (seconds), which bounds a block's tile rate when chunks are few.
+struct TileCosts {
+  double per_value;
+  double per_chunk;        // plus per_chunk_slope * S, at most per_chunk_cap: a chunk costs more
+  double per_chunk_slope;  // when a thread's 36-value run holds fewer of them
+  double per_chunk_cap;
+  double per_window;
+  double per_tile;
+};
+inline constexpr TileCosts coop_direct_costs{44, 190, 7, 800, 0, 1.2e-6};
+// Per window, for each of its (at most 16) chunks; hidden behind memory once S passes 16.
+inline constexpr double coop_direct_per_chunk_read = 13;
+inline constexpr TileCosts coop_scan_costs{44, 400, 0, 400, 120, 9.0e-6};
+inline constexpr TileCosts partials_costs{44, 100, 7, 680, 0, 1.2e-6};
+inline constexpr TileCosts tile_scan_costs{44,  120, 7,
+                                           700, 0,   2.0e-6};  // partials plus a block scan per tile
+// Streaming kernels reach about this share of the measured bandwidths.
+inline constexpr double stream_efficiency = 0.95;
+// CUB's decoupled look-back scan reaches about this share of the streaming bandwidths, over
+// REDUCED-PREFIX's partials and over DIRECT-PREFIX's lifted input (int32 -> int64).
+inline constexpr double scan_efficiency = 0.85;
+inline constexpr double direct_scan_efficiency = 0.65;
+// BLOCK-SCAN's scans by key (through transform and reverse iterators): the direct scan's share
+// with accumulators of at most 8 bytes; with the 16-byte (value, position) pairs of argmin,
+// argmax, first and last, about a third of it.
+inline constexpr double block_scan_wide_efficiency = 0.22;
+// SH and GBL: instructions per value (index arithmetic with 64-bit divisions) and per update;
+// SH's slowdown over its terms is shared atomics under contention (docs/PERFORMANCE.md).
+inline constexpr double baseline_per_value = 80;
+inline constexpr double baseline_per_update = 20;
+inline constexpr double sh_slowdown = 2.5;
+
+}  // namespace cost
 
 }  // namespace sextant::window::policy

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "gpu/window/stream_gpu_pane_core.hpp"
-#include "gpu/window/stream_gpu_window_core.hpp"
+#include "gpu/window/stream_pane_stage_gpu.hpp"
+#include "gpu/window/stream_window_stage_gpu.hpp"
 
 namespace sextant::window::detail::stream_gpu {
 

@@ -1,4 +1,4 @@
-// Internal: the control flow of the GPU window stage over an executor (see stream_gpu_pane_core.hpp).
+// Internal: the control flow of the GPU window stage over an executor (see stream_pane_stage_gpu.hpp).
 //
 // Per round (one release of the pane stage): the leaves are the closed panes of the round plus
 // the carry, the earlier panes that a window not yet fired still needs, all sorted by (slot,

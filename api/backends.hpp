@@ -28,9 +28,10 @@ skycube::SkycubeResult skycube_on_scheduler(const Dataset& data, skycube::Templa
 // on `threads` threads). Every build has it (cpu/skycube/reference_backend.cpp).
 skycube::SkycubeResult reference_skycube(const Dataset& data, int max_level, int threads);
 
-// Count windows on the CPU's cores (threads: 0 = every core), host columns; returns what ran,
-// e.g. "cpu (avx2)". Every build has it (cpu/window/count_window_backend.cpp).
-std::string count_window_on_cpu(const window::CountWindowArgs& args, int threads);
+// Count windows on the scheduler's CPU workers, host columns, every registered CPU variant (the
+// scheduler keeps the fastest per worker); returns what ran, e.g. "cpu (avx512 100.0%)". Every
+// build has it (cpu/window/count_window_backend.cpp).
+std::string count_window_on_cpu(const window::CountWindowArgs& args, scheduler::Scheduler& s);
 
 // Count windows on GPU `ordinal` (0 .. gpu_count() - 1): host columns in and out, or columns in
 // the GPU's memory (on a CUDA stream, nullptr = the default stream). A build without CUDA throws

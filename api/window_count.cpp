@@ -1,6 +1,7 @@
 #include "api/window_count.hpp"
 
 #include "api/backends.hpp"
+#include "api/machine.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "templates/window/count_window_planner.hpp"
@@ -45,8 +46,10 @@ CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, Aggregate
       throw Error::argument(
           "algorithm", std::string(to_string(options.algorithm)), "auto on the CPU",
           "the CPU has one count-window specialisation; the named algorithms are GPU kernels");
-    result.algorithm =
-        backends::count_window_on_cpu(CountWindowArgs{in, out, spec, kind, positions}, options.threads);
+    scheduler::SchedulerOptions cores;
+    cores.layout.cpu_cores = options.threads;
+    scheduler::Scheduler s(api::cpu_machine(), cores);
+    result.algorithm = backends::count_window_on_cpu(CountWindowArgs{in, out, spec, kind, positions}, s);
     return result;
   }
   check_count_algorithm(options.algorithm, kind);

@@ -4,10 +4,8 @@
 
 namespace sextant::backends {
 
-std::string count_window_on_cpu(const window::CountWindowArgs& args, int threads) {
-  window::CpuCountWindow cpu{threads};
-  cpu.run(args);
-  return "cpu (" + std::string(window::CpuCountWindow::isa()) + ")";
+std::string count_window_on_cpu(const window::CountWindowArgs& args, scheduler::Scheduler& s) {
+  return window::count_window_on_cpu(args, s);
 }
 
 }  // namespace sextant::backends

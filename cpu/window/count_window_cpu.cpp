@@ -1,37 +1,117 @@
 #include "cpu/window/count_window_cpu.hpp"
 
-#include <optional>
+#include <tuple>
+#include <vector>
 
+#include "core/aligned_buffer.hpp"
+#include "core/error.hpp"
+#include "core/task_team.hpp"
 #include "cpu/window/count_window_variants.hpp"
+#include "scheduler/scheduler.hpp"
+#include "scheduler/topology.hpp"
+#include "templates/window/aggregate_traits.hpp"
+#include "templates/window/count_window_policy.hpp"
 
 namespace sextant::window {
 
 namespace {
 
-// f(variant) for the first registered variant this CPU can run (the scalar one always can).
-template <class F>
-decltype(auto) with_first_runnable(F&& f) {
-  return std::apply(
-      [&](auto... variants) {
-        std::optional<decltype(f(std::get<0>(CpuCountWindowVariants{})))> out;
-        ((out || !variants.can_run({}) ? void() : void(out.emplace(f(variants)))), ...);
-        return *out;
-      },
-      CpuCountWindowVariants{});
+// The team's variants of one hook: fn(begin, end, worker) runs that variant's hook on the run.
+template <class Hook>
+std::vector<TeamVariant> team_variants(std::span<const CpuCountVariant> variants, const CpuCountRun& run,
+                                       Hook hook) {
+  std::vector<TeamVariant> out;
+  for (const CpuCountVariant& v : variants)
+    out.push_back({v.name, DeviceKind::cpu, v.runnable,
+                   [&run, f = v.*hook](std::size_t begin, std::size_t end, int) { f(run, begin, end); },
+                   v.fallback});
+  return out;
+}
+
+// The variant a small run takes: the first runnable one that is not a fallback, else a fallback.
+const CpuCountVariant& first_runnable(std::span<const CpuCountVariant> variants) {
+  const CpuCountVariant* fallback = nullptr;
+  for (const CpuCountVariant& v : variants) {
+    if (!v.runnable) continue;
+    if (!v.fallback) return v;
+    if (fallback == nullptr) fallback = &v;
+  }
+  if (fallback == nullptr) throw Error::unsupported("count windows: no CPU variant runs on this machine");
+  return *fallback;
+}
+
+template <class Variants>
+std::vector<CpuCountVariant> erased_variants() {
+  return std::apply([](auto... v) { return std::vector{erase_count_variant<decltype(v)>()...}; }, Variants{});
+}
+
+std::string describe(const scheduler::Scheduler& s) {
+  std::vector<scheduler::VariantStats> ran;
+  for (const scheduler::DeviceStats& d : s.statistics().devices()) scheduler::add_variants(ran, d.variants);
+  const std::string what = scheduler::describe_variants(ran);
+  return what.empty() ? "cpu" : "cpu (" + what + ")";
 }
 
 }  // namespace
 
-void CpuCountWindow::run(const CountWindowArgs& args) const {
-  with_first_runnable([&](auto variant) {
-    variant.threads = threads;
-    variant.run(args);
-    return true;
+std::string count_window_on_team(scheduler::SchedulerTeam& team, const CountWindowArgs& args,
+                                 std::span<const CpuCountVariant> variants) {
+  check_columns(args.in, args.out, args.spec, args.kind, args.positions);
+  CpuCountRun run{args, make_geometry(args.in.size, args.spec.length, args.spec.slide)};
+  const ChunkGeometry& g = run.g;
+  if (g.windows == 0) return {};
+  return visit_aggregate(args.in.type, args.kind, [&](auto agg) -> std::string {
+    using Agg = decltype(agg);
+    using Acc = typename Agg::Acc;
+    // Partials: C for every chunk with full chunks, A where chunks have a head; none when S == 1.
+    AlignedBuffer<Acc> full, head, scratch;
+    if (g.slide > 1) {
+      if (g.full_chunks > 0) run.full = (full = AlignedBuffer<Acc>(g.chunks)).data();
+      if (g.rest != 0 || g.full_chunks == 0) run.head = (head = AlignedBuffer<Acc>(g.chunks)).data();
+    }
+    if constexpr (SelectingAggregate<Agg>)
+      run.acc = (scratch = AlignedBuffer<Acc>(g.windows)).data();
+    else
+      run.acc = args.out.data;
+    const std::uint64_t blocks =
+        g.full_chunks == 0 ? g.windows : (g.windows + g.full_chunks - 1) / g.full_chunks;
+    if (g.used < policy::cpu_inline_values) {
+      const CpuCountVariant& v = first_runnable(variants);
+      if (g.slide > 1) v.slice(run, 0, g.chunks);
+      v.expand(run, 0, blocks);
+      return std::string(v.name);
+    }
+    if (g.slide > 1)
+      team.run_variants(g.chunks, team_variants(variants, run, &CpuCountVariant::slice), "count-window-slice",
+                        Grain::range);
+    team.run_variants(blocks, team_variants(variants, run, &CpuCountVariant::expand), "count-window-expand",
+                      Grain::range);
+    return {};
   });
 }
 
-std::string_view CpuCountWindow::isa() {
-  return with_first_runnable([](auto variant) { return decltype(variant)::isa; });
+std::string count_window_on_cpu(const CountWindowArgs& args, scheduler::Scheduler& s) {
+  scheduler::SchedulerTeam team(s, scheduler::TeamMode::cpu_only);
+  const std::string alone = count_window_on_team(team, args, erased_variants<CpuCountWindowVariants>());
+  return alone.empty() ? describe(s) : "cpu (" + alone + ")";
 }
+
+template <class Isa>
+void CpuCountWindowOn<Isa>::run(const CountWindowArgs& args) const {
+  if (!can_run())
+    throw Error::unsupported(name() + ": this CPU lacks " + std::string(Isa::name) +
+                             " (or SEXTANT_SIMD rules it out)");
+  scheduler::SchedulerOptions options;
+  options.layout.cpu_cores = threads;
+  static const scheduler::Topology machine = scheduler::discover_topology();  // hwloc: once per process
+  scheduler::Scheduler s(machine, options);
+  scheduler::SchedulerTeam team(s, scheduler::TeamMode::cpu_only);
+  const CpuCountVariant only = erase_count_variant<CpuCountWindowOn>();
+  count_window_on_team(team, args, std::span(&only, 1));
+}
+
+template void CpuCountWindowOn<cpu::ScalarIsa>::run(const CountWindowArgs&) const;
+template void CpuCountWindowOn<cpu::Avx2Isa>::run(const CountWindowArgs&) const;
+template void CpuCountWindowOn<cpu::Avx512Isa>::run(const CountWindowArgs&) const;
 
 }  // namespace sextant::window

@@ -1,58 +1,95 @@
-// The CPU specialisation of the count-window template (SIMD + OpenMP): the slice hook reduces
-// every slide-long chunk into its partials (C, A) with SIMD, one chunk per iteration of a
-// parallel loop; the expand hook turns them into windows with the van Herk / Gil-Werman block
-// trick (prefix and suffix scans over blocks of q = W / S chunks, then one combine per window),
-// which is exact for min/max and needs no inverse, so the same code serves every function and
-// costs O(1) per chunk whatever the fan-out. Memory: the input, K results and two partials per
-// chunk (none when S == 1).
+// The CPU specialisation of the count-window template (SIMD, on the scheduler's CPU workers): the
+// slice hook reduces every slide-long chunk into its partials (C, A) with SIMD; the expand hook
+// turns them into windows with the van Herk / Gil-Werman block trick (prefix and suffix scans over
+// blocks of q = W / S chunks, then one combine per window), which is exact for min/max and needs no
+// inverse, so the same code serves every function and costs O(1) per chunk whatever the fan-out.
+// Memory: the input, K results and two partials per chunk (none when S == 1).
 //
 // One variant per instruction set (CpuCountWindowOn<Isa>, each in its own translation unit,
-// registered in count_window_variants.hpp); CpuCountWindow runs the first of those this CPU can.
+// registered in count_window_variants.hpp). Both hooks run as the scheduler's codelets with every
+// registered variant: each CPU worker measures the variants it can run on trial chunks and keeps the
+// fastest (scheduler/task.hpp), and the run's statistics say which ran where.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "core/device.hpp"
 #include "cpu/simd/isa.hpp"
+#include "scheduler/team.hpp"
+#include "templates/window/chunk_geometry.hpp"
 #include "templates/window/count_window_hooks.hpp"
 
 namespace sextant::window {
+
+// One run as the hooks see it, whatever the aggregate: the columns, the geometry and the
+// partials (typed again by the translation unit that visits the aggregate).
+struct CpuCountRun {
+  CountWindowArgs args;
+  ChunkGeometry g;
+  void* full = nullptr;  // C: g.chunks accumulators, or null (S == 1: the values are the chunks)
+  void* head = nullptr;  // A: g.chunks accumulators, or null when no chunk has a head
+  void* acc = nullptr;   // the K accumulators: args.out, or scratch split into values and positions
+};
 
 template <class Isa>
 struct CpuCountWindowOn {
   static constexpr std::string_view isa = Isa::name;
   static constexpr DeviceKind device_kind = DeviceKind::cpu;
+  static constexpr bool fallback = std::is_same_v<Isa, cpu::ScalarIsa>;  // only where no SIMD runs
 
-  int threads = 0;  // 0: OpenMP's default (every core)
+  int threads = 0;  // run(): CPU cores (0: every core)
 
   static std::string name() { return "cpu-" + std::string(Isa::name); }
   // This CPU has the instruction set and SEXTANT_SIMD allows it.
-  bool can_run(const CountWindowProblem&) const { return cpu::allowed<Isa>(); }
-  // args.in and args.out in host memory; checks them (check_columns) first.
+  static bool can_run() { return cpu::allowed<Isa>(); }
+  bool can_run(const CountWindowProblem&) const { return can_run(); }
+
+  // The hooks over chunks / blocks [begin, end) of a run (count_window_cpu_<isa>.cpp).
+  static void slice(const CpuCountRun& run, std::uint64_t begin, std::uint64_t end);
+  static void expand(const CpuCountRun& run, std::uint64_t begin, std::uint64_t end);
+
+  // This variant alone on `threads` cores of a scheduler of its own (tests, benchmarks); args.in
+  // and args.out in host memory. Throws Error (unsupported) where can_run() is false.
   void run(const CountWindowArgs& args) const;
 };
 
-// Each defined in count_window_cpu_<isa>.cpp.
-template <>
-void CpuCountWindowOn<cpu::ScalarIsa>::run(const CountWindowArgs& args) const;
-template <>
-void CpuCountWindowOn<cpu::Avx2Isa>::run(const CountWindowArgs& args) const;
-template <>
-void CpuCountWindowOn<cpu::Avx512Isa>::run(const CountWindowArgs& args) const;
+// Each defined in count_window_cpu_<isa>.cpp, built with that instruction set's flags.
+#define SEXTANT_COUNT_WINDOW_CPU_HOOKS(Isa)                                                          \
+  template <>                                                                                        \
+  void CpuCountWindowOn<Isa>::slice(const CpuCountRun& run, std::uint64_t begin, std::uint64_t end); \
+  template <>                                                                                        \
+  void CpuCountWindowOn<Isa>::expand(const CpuCountRun& run, std::uint64_t begin, std::uint64_t end);
+SEXTANT_COUNT_WINDOW_CPU_HOOKS(cpu::ScalarIsa)
+SEXTANT_COUNT_WINDOW_CPU_HOOKS(cpu::Avx2Isa)
+SEXTANT_COUNT_WINDOW_CPU_HOOKS(cpu::Avx512Isa)
+#undef SEXTANT_COUNT_WINDOW_CPU_HOOKS
 
-// The variant of the widest instruction set this CPU can run.
-struct CpuCountWindow {
-  static constexpr std::string_view name = "cpu";
-  static constexpr DeviceKind device_kind = DeviceKind::cpu;
-
-  int threads = 0;
-
-  bool can_run(const CountWindowProblem&) const noexcept { return true; }
-  void run(const CountWindowArgs& args) const;
-  // The instruction set run() uses on this CPU ("avx512", "avx2", "scalar").
-  static std::string_view isa();
+// A variant's hooks without its type (count_window_variants.hpp lists the types).
+struct CpuCountVariant {
+  std::string_view name;  // the instruction set
+  bool runnable = true;
+  bool fallback = false;
+  void (*slice)(const CpuCountRun&, std::uint64_t, std::uint64_t) = nullptr;
+  void (*expand)(const CpuCountRun&, std::uint64_t, std::uint64_t) = nullptr;
 };
-static_assert(CountWindowAlgorithm<CpuCountWindow>);
+
+template <class V>
+CpuCountVariant erase_count_variant() {
+  return {V::isa, V::can_run(), V::fallback, &V::slice, &V::expand};
+}
+
+// The template on a team's CPU workers with these variants: checks the columns (check_columns),
+// slices, expands (nothing for K = 0). A column shorter than policy::cpu_inline_values runs on the
+// calling thread with the first runnable variant, whose name it returns; "" when the team ran it
+// (its scheduler's statistics say which variants ran).
+std::string count_window_on_team(scheduler::SchedulerTeam& team, const CountWindowArgs& args,
+                                 std::span<const CpuCountVariant> variants);
+
+// Every registered variant (count_window_variants.hpp) on the scheduler's CPU workers; returns
+// what ran, e.g. "cpu (avx512 100.0%)".
+std::string count_window_on_cpu(const CountWindowArgs& args, scheduler::Scheduler& s);
 
 }  // namespace sextant::window

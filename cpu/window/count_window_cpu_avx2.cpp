@@ -6,9 +6,13 @@
 namespace sextant::window {
 
 template <>
-void CpuCountWindowOn<cpu::Avx2Isa>::run(const CountWindowArgs& args) const {
-  check_columns(args.in, args.out, args.spec, args.kind, args.positions);
-  detail::count_window_cpu<cpu::Avx2Isa>(args, threads);
+void CpuCountWindowOn<cpu::Avx2Isa>::slice(const CpuCountRun& run, std::uint64_t begin, std::uint64_t end) {
+  detail::slice_run<cpu::Avx2Isa>(run, begin, end);
+}
+
+template <>
+void CpuCountWindowOn<cpu::Avx2Isa>::expand(const CpuCountRun& run, std::uint64_t begin, std::uint64_t end) {
+  detail::expand_run<cpu::Avx2Isa>(run, begin, end);
 }
 
 }  // namespace sextant::window

@@ -5,9 +5,14 @@
 namespace sextant::window {
 
 template <>
-void CpuCountWindowOn<cpu::ScalarIsa>::run(const CountWindowArgs& args) const {
-  check_columns(args.in, args.out, args.spec, args.kind, args.positions);
-  detail::count_window_cpu<cpu::ScalarIsa>(args, threads);
+void CpuCountWindowOn<cpu::ScalarIsa>::slice(const CpuCountRun& run, std::uint64_t begin, std::uint64_t end) {
+  detail::slice_run<cpu::ScalarIsa>(run, begin, end);
+}
+
+template <>
+void CpuCountWindowOn<cpu::ScalarIsa>::expand(const CpuCountRun& run, std::uint64_t begin,
+                                              std::uint64_t end) {
+  detail::expand_run<cpu::ScalarIsa>(run, begin, end);
 }
 
 }  // namespace sextant::window

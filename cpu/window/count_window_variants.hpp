@@ -1,6 +1,6 @@
 // The CPU count-window variants, registered here beside their code: one line per variant,
-// widest instruction set first (CpuCountWindow runs the first one can_run() accepts; the
-// conformance test runs each one this machine can).
+// fastest-expected first (the scheduler measures every one a CPU worker can run and keeps the
+// fastest; the conformance test runs each one this machine can).
 #pragma once
 
 #include <tuple>

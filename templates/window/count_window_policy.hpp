@@ -1,12 +1,17 @@
-// The tuning of the window family's GPU kernels in one place: the shapes the kernels launch
-// with and that the count-window planner's cost model assumes. Host and device constexpr, so
-// that a change here moves both sides at once; then the count-window planner's fitted
-// constants (their measurements: docs/PERFORMANCE.md).
+// The tuning of the window family in one place: the shapes the GPU kernels launch with and that
+// the count-window planner's cost model assumes (host and device constexpr, so that a change here
+// moves both sides at once), the count-window planner's fitted constants, and the CPU
+// specialisation's grain (their measurements: docs/PERFORMANCE.md).
 #pragma once
 
 #include <cstdint>
 
 namespace sextant::window::policy {
+
+// CPU count windows: a column shorter than this runs on the calling thread with the first
+// runnable variant; handing a few microseconds of work to the scheduler's workers costs more
+// (waking them, measuring variants) than it saves.
+inline constexpr std::uint64_t cpu_inline_values = 1 << 16;
 
 // Threads per block of every window kernel (count windows and the stream GPU pipeline).
 inline constexpr std::uint32_t block_threads = 256;

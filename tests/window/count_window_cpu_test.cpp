@@ -5,9 +5,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
 #include "api/window_count.hpp"
 #include "core/error.hpp"
 #include "cpu/window/count_window_variants.hpp"
+#include "scheduler/scheduler.hpp"
+#include "scheduler/team.hpp"
+#include "scheduler/topology.hpp"
 #include "templates/window/aggregate_traits.hpp"
 #include "templates/window/chunk_geometry.hpp"
 #include "templates/window/count_window_planner.hpp"
@@ -20,8 +27,20 @@ using window::AggregateKind;
 using window::CountAlgorithm;
 using window::ValueType;
 
-// One registered variant, run directly (the API runs the widest this CPU has: see
-// CpuDefaultIsTheWidestVariant).
+// The CPU workers every conformance run shares (at most 4 cores): a scheduler per run would spend
+// the edge cases' thousands of tiny runs starting threads.
+scheduler::SchedulerTeam& shared_cpu_team() {
+  static scheduler::Scheduler s = [] {
+    scheduler::SchedulerOptions options;
+    options.layout.cpu_cores = 4;
+    return scheduler::Scheduler(scheduler::discover_topology(), options);
+  }();
+  static scheduler::SchedulerTeam team(s, scheduler::TeamMode::cpu_only);
+  return team;
+}
+
+// One registered variant, run alone through the template's driver (the API runs them all: see
+// CpuRunsTheRegisteredVariantsOnTheScheduler).
 template <class Variant>
 CountWindowBackend cpu_variant_backend() {
   CountWindowBackend b;
@@ -37,8 +56,11 @@ CountWindowBackend cpu_variant_backend() {
     CountWindowOutput out;
     out.values = window::make_column(window::result_type(in.type, kind), spec.window_count(in.size));
     if (window::reports_position(kind)) out.positions.resize(spec.window_count(in.size));
-    Variant{}.run({in, window::mutable_view(out.values), spec, kind,
-                   out.positions.empty() ? nullptr : out.positions.data()});
+    const window::CpuCountVariant only = window::erase_count_variant<Variant>();
+    window::count_window_on_team(shared_cpu_team(),
+                                 {in, window::mutable_view(out.values), spec, kind,
+                                  out.positions.empty() ? nullptr : out.positions.data()},
+                                 std::span(&only, 1));
     return out;
   };
   return b;
@@ -53,18 +75,71 @@ std::vector<CountWindowBackend> cpu_variant_backends() {
 INSTANTIATE_TEST_SUITE_P(Cpu, CountWindowConformance, ::testing::ValuesIn(cpu_variant_backends()),
                          backend_name);
 
-TEST(CountWindowApi, CpuDefaultIsTheWidestVariant) {
-  const std::string widest = std::apply(
-      [](auto... v) {
-        std::string first;
-        ((first.empty() && v.can_run({}) ? void(first = std::string(decltype(v)::isa)) : void()), ...);
-        return first;
-      },
+// The API runs every registered variant on the scheduler's CPU workers and says which ran.
+TEST(CountWindowApi, CpuRunsTheRegisteredVariantsOnTheScheduler) {
+  std::vector<std::string> runnable;
+  std::apply(
+      [&](auto... v) { ((v.can_run() ? runnable.push_back(std::string(decltype(v)::isa)) : void()), ...); },
       window::CpuCountWindowVariants{});
-  EXPECT_EQ(window::CpuCountWindow::isa(), widest);
-  const std::vector<std::int32_t> v = {3, 1, 4, 1, 5, 9, 2, 6};
-  EXPECT_EQ(window::aggregate_count(std::span<const std::int32_t>(v), 4, 2, AggregateKind::sum).algorithm,
-            "cpu (" + widest + ")");
+  std::vector<std::int32_t> v(100000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int32_t>((i * 7919) % 1000) - 500;
+  const auto r = window::aggregate_count(std::span<const std::int32_t>(v), 64, 16, AggregateKind::max);
+  ASSERT_EQ(r.algorithm.rfind("cpu (", 0), 0u) << r.algorithm;
+  std::string rest = r.algorithm.substr(5);
+  int named = 0;
+  for (const std::string& isa : {std::string("avx512"), std::string("avx2"), std::string("scalar")}) {
+    if (rest.find(isa + " ") == std::string::npos && rest.find(isa + ")") == std::string::npos) continue;
+    ++named;
+    EXPECT_NE(std::find(runnable.begin(), runnable.end(), isa), runnable.end()) << isa << " cannot run here";
+  }
+  EXPECT_GE(named, 1) << r.algorithm;
+  const auto& got = std::get<std::vector<std::int32_t>>(r.values);
+  ASSERT_EQ(got.size(), (v.size() - 64) / 16 + 1);
+  for (std::size_t k = 0; k < got.size(); ++k)
+    ASSERT_EQ(got[k], *std::max_element(v.begin() + static_cast<std::ptrdiff_t>(k * 16),
+                                        v.begin() + static_cast<std::ptrdiff_t>(k * 16 + 64)))
+        << "window " << k;
+}
+
+// A deliberately slow variant beside a fast one: every worker tries both, keeps the fast one, and
+// the result is exact whichever ran where.
+TEST(CountWindowApi, SchedulerAbandonsASlowVariant) {
+  using Scalar = window::CpuCountWindowOn<cpu::ScalarIsa>;
+  window::CpuCountVariant fast = window::erase_count_variant<Scalar>();
+  fast.name = "fast";
+  fast.fallback = false;
+  window::CpuCountVariant slow = fast;
+  slow.name = "slow";
+  slow.slice = [](const window::CpuCountRun& run, std::uint64_t begin, std::uint64_t end) {
+    std::this_thread::sleep_for(std::chrono::microseconds(50 * (end - begin)));
+    Scalar::slice(run, begin, end);
+  };
+  slow.expand = [](const window::CpuCountRun& run, std::uint64_t begin, std::uint64_t end) {
+    std::this_thread::sleep_for(std::chrono::microseconds(50 * (end - begin)));
+    Scalar::expand(run, begin, end);
+  };
+  const std::vector<window::CpuCountVariant> variants = {slow, fast};
+  scheduler::Scheduler s(scheduler::synthetic_topology("package:1 core:2 pu:1"));
+  scheduler::SchedulerTeam team(s, scheduler::TeamMode::cpu_only);
+  std::vector<std::int64_t> v(400000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int64_t>((i * 2654435761u) % 1001) - 500;
+  const window::CountWindowSpec spec{40, 20};
+  std::vector<std::int64_t> out(spec.window_count(v.size()));
+  window::count_window_on_team(team,
+                               {window::ColumnView(std::span<const std::int64_t>(v)),
+                                window::MutableColumnView(std::span(out)), spec, AggregateKind::sum},
+                               variants);
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    std::int64_t want = 0;
+    for (std::size_t i = k * 20; i < k * 20 + 40; ++i) want += v[i];
+    ASSERT_EQ(out[k], want) << "window " << k;
+  }
+  std::size_t slow_items = 0, fast_items = 0;
+  for (const scheduler::DeviceStats& d : s.statistics().devices())
+    for (const scheduler::VariantStats& x : d.variants)
+      (x.name == "slow" ? slow_items : fast_items) += x.items;
+  EXPECT_GT(slow_items, 0u) << "the slow variant was never tried";
+  EXPECT_LT(slow_items * 10, fast_items) << "slow " << slow_items << ", fast " << fast_items;
 }
 
 TEST(CountWindowSpec, CountsOnlyFullWindows) {
@@ -141,10 +216,25 @@ TEST(CountWindowApi, CpuRejectsNamedAlgorithms) {
   }
 }
 
+// A variant's own entry (tests, benchmarks): its hooks alone on a scheduler of its own.
+TEST(CountWindowApi, VariantRunsAloneOnItsOwnCores) {
+  std::vector<std::int32_t> v(5000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int32_t>((i * 37) % 101) - 50;
+  const window::CountWindowSpec spec{30, 7};
+  std::vector<std::int32_t> out(spec.window_count(v.size()));
+  window::CpuCountWindowOn<cpu::ScalarIsa>{2}.run({window::ColumnView(std::span<const std::int32_t>(v)),
+                                                   window::MutableColumnView(std::span(out)), spec,
+                                                   AggregateKind::min});
+  for (std::size_t k = 0; k < out.size(); ++k)
+    ASSERT_EQ(out[k], *std::min_element(v.begin() + static_cast<std::ptrdiff_t>(k * 7),
+                                        v.begin() + static_cast<std::ptrdiff_t>(k * 7 + 30)))
+        << "window " << k;
+}
+
 TEST(CountWindowApi, WrongOutputTypeIsRejected) {
   const std::vector<std::int32_t> in = {1, 2};
   std::vector<std::int32_t> out(2);
-  window::CpuCountWindow cpu;
+  const window::CpuCountWindowOn<cpu::ScalarIsa> cpu;
   try {
     cpu.run({window::ColumnView(std::span<const std::int32_t>(in)),
              window::MutableColumnView(std::span(out)),

@@ -9,12 +9,17 @@ namespace sextant::api {
 namespace {
 
 scheduler::Topology discover() {
-  scheduler::Topology topology = scheduler::discover_topology();
+  scheduler::Topology topology = cpu_machine();
   scheduler::add_gpus(topology, backends::gpus(topology));
   return topology;
 }
 
 }  // namespace
+
+scheduler::Topology cpu_machine() {
+  static const scheduler::Topology discovered = scheduler::discover_topology();
+  return discovered;
+}
 
 scheduler::Topology machine() {
   // hwloc's discovery and the CUDA runtime's start take tens of milliseconds: once per process.

@@ -8,5 +8,7 @@ namespace sextant::api {
 
 // The discovered machine (cached; a copy). No GPUs in a build without CUDA or without a driver.
 scheduler::Topology machine();
+// Its NUMA nodes and cores alone (cached; a copy): never starts the CUDA runtime.
+scheduler::Topology cpu_machine();
 
 }  // namespace sextant::api

@@ -31,9 +31,12 @@ DeviceSelection without_gpus(const DeviceSelection& devices) {
 
 DevicePlan plan_devices(const DeviceOptions& options) {
   DevicePlan plan;
-  plan.machine = options.machine ? *options.machine : api::machine();
   plan.devices = options.devices;
   if (!plan.devices.all && plan.devices.devices.empty()) plan.devices.all = true;
+  // A selection without GPUs never starts the CUDA runtime (tens of milliseconds).
+  plan.machine = options.machine                               ? *options.machine
+                 : plan.devices.all || names_gpu(plan.devices) ? api::machine()
+                                                               : api::cpu_machine();
   if (plan.machine.gpu_count() == 0 && names_gpu(plan.devices)) {
     const auto gpu = std::find_if(plan.devices.devices.begin(), plan.devices.devices.end(),
                                   [](const DeviceId& d) { return d.kind == DeviceKind::gpu; });

@@ -3,6 +3,7 @@
 //   otherwise                time or count windows over an out-of-order keyed stream (paper 000,
 //                            apps/window_stream.cpp).
 #include <cstdio>
+#include <future>
 #include <ostream>
 #include <string>
 #include <type_traits>
@@ -188,7 +189,7 @@ int window_command(int argc, char** argv) {
   if (!args.has("slide")) args.require("slide");
   const window::AggregateKind kind = window::parse_aggregate("--agg", args.require("agg"));
   const DeviceId device = parse_cpu_or_gpu(
-      "--device", args.get_or("device", "cpu"), [] { return api::machine().numa_nodes.size(); },
+      "--device", args.get_or("device", "cpu"), [] { return api::cpu_machine().numa_nodes.size(); },
       "count windows");
   window::CountWindowOptions options;
   options.algorithm = window::parse_count_algorithm("--algorithm", args.get_or("algorithm", "auto"));
@@ -199,9 +200,14 @@ int window_command(int argc, char** argv) {
   const std::string output = args.require("output");
   window::check_count_window_device(device);  // a missing GPU: exit 4 before the input is read
 
+  // The CPU's topology (hwloc: milliseconds) is discovered while the input loads, not in the
+  // aggregate phase that starts the CPU workers.
+  std::future<scheduler::Topology> machine;
+  if (device.kind == DeviceKind::cpu) machine = std::async(std::launch::async, [] { return api::cpu_machine(); });
   PhaseTimes phases;
   const Input in = load_input(args, phases);
   const std::size_t n = window::size_of(in.values);
+  if (machine.valid()) machine.wait();
 
   enter_phase("aggregating the windows");
   Stopwatch sw;

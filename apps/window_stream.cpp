@@ -257,7 +257,7 @@ int window_stream(const Arguments& args) {
   const window::StreamAggregateKind kind = window::parse_stream_aggregate("--agg", args.require("agg"));
   window::StreamDeviceOptions device;
   device.device = parse_cpu_or_gpu(
-      "--device", args.get_or("device", "cpu"), [] { return api::machine().numa_nodes.size(); },
+      "--device", args.get_or("device", "cpu"), [] { return api::cpu_machine().numa_nodes.size(); },
       "stream windows");
   device.threads = static_cast<int>(args.get_int("threads", 0, 1, 4096));
   const auto batch = static_cast<std::size_t>(args.get_int("batch", default_batch, 1, 1LL << 32));

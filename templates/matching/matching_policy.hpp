@@ -10,12 +10,19 @@ namespace sextant::matching::policy {
 // Filters per page: a page's Bloom scan yields one 64-bit survivor mask, and a page's filter is
 // named by a byte in its constraint rows.
 inline constexpr std::uint32_t page_filters = 64;
+// Bits a name sets in the 64-bit Bloom signatures of filters and events. One bit per name (the
+// paper's choice) lets about 1/16 of the filters with one name outside an event of four names
+// through; four bits let about 1/400 through and still leave an event of 20 names a useful test.
+inline constexpr std::uint32_t bloom_bits_per_name = 4;
 // Constraint slots and rows a new page's regions start with; they double when full.
 inline constexpr std::uint32_t initial_page_entries = 32;
 inline constexpr std::uint32_t initial_page_rows = 16;
 // A pool (entries, rows, strings) is compacted when its garbage exceeds its live part and this
 // many items: amortised O(1) per change.
 inline constexpr std::uint64_t min_compaction_garbage = 4096;
+// A page is counted row by row (the paper's counting) when more than 1 / row_counting_share of
+// its filters survive the Bloom scan, else filter by filter through its filter-major index.
+inline constexpr std::uint32_t row_counting_share = 4;
 // An event with this many distinct known names or more scans the key table instead of probing
 // every pair of its names (k (k - 1) / 2 probes).
 inline constexpr std::uint32_t pair_probe_names = 64;

@@ -52,9 +52,68 @@ SEXTANT_HD inline std::uint32_t lower_row(const RowMeta* rows, std::uint32_t cou
   return lo;
 }
 
-// The complete filters among `survivors` (a mask of the page's locals) for event e.
-SEXTANT_HD inline std::uint64_t complete_filters(const ShardView& t, PageId p, const EventsView& ev,
-                                                 std::uint32_t e, std::uint64_t survivors) noexcept {
+// The event's group of (n, cls), or nullptr (groups sorted by (name, class)).
+SEXTANT_HD inline const EventGroup* find_group(const EventsView& ev, std::uint32_t e, NameId n,
+                                               std::uint32_t cls) noexcept {
+  std::uint32_t lo = ev.group_begin[e], hi = ev.group_begin[e + 1];
+  while (lo < hi) {
+    const std::uint32_t mid = (lo + hi) / 2;
+    const EventGroup& g = ev.groups[mid];
+    if (g.name < n || (g.name == n && g.cls < cls))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < ev.group_begin[e + 1] && ev.groups[lo].name == n && ev.groups[lo].cls == cls ? &ev.groups[lo]
+                                                                                           : nullptr;
+}
+
+// Whether event e holds name n.
+SEXTANT_HD inline bool holds_name(const EventsView& ev, std::uint32_t e, NameId n) noexcept {
+  std::uint32_t lo = ev.name_begin[e], hi = ev.name_begin[e + 1];
+  while (lo < hi) {
+    const std::uint32_t mid = (lo + hi) / 2;
+    if (ev.names[mid] < n)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < ev.name_begin[e + 1] && ev.names[lo] == n;
+}
+
+// Whether event e satisfies entry i (absolute index) of the entry pool.
+SEXTANT_HD inline bool entry_satisfied(const ShardView& t, std::uint32_t i, const EventsView& ev,
+                                       std::uint32_t e) noexcept {
+  const std::uint8_t code = t.entry_code[i];
+  const TypeClass cls = entry_class(code);
+  if (cls == TypeClass::any) return holds_name(ev, e, t.entry_name[i]);
+  const EventGroup* g = find_group(ev, e, t.entry_name[i], static_cast<std::uint32_t>(cls));
+  return g != nullptr && any_satisfies(entry_op(code), t.entry_a[i], t.entry_b[i], *g, ev, t.strings);
+}
+
+// Filter by filter through the page's filter-major index: a filter stops at its first
+// unsatisfied constraint. Cheap when few of the page's filters survived.
+SEXTANT_HD inline std::uint64_t complete_by_filter(const ShardView& t, PageId p, const EventsView& ev,
+                                                   std::uint32_t e, std::uint64_t survivors) noexcept {
+  const PageMeta page = t.pages[p];
+  const std::uint64_t at = static_cast<std::uint64_t>(p) * policy::page_filters;
+  const std::uint32_t base = page.entries_begin;
+  std::uint64_t complete = 0;
+  for (std::uint64_t s = survivors; s != 0; s &= s - 1) {
+    std::uint32_t f = 0;
+    for (std::uint64_t b = s & (~s + 1); b > 1; b >>= 1) ++f;  // index of the lowest set bit
+    const std::uint32_t first = t.filter_first[at + f], size = t.filter_size[at + f];
+    std::uint32_t count = 0;
+    while (count < size && entry_satisfied(t, base + t.entry_order[base + first + count], ev, e)) ++count;
+    if (count == size) complete |= std::uint64_t{1} << f;
+  }
+  return complete;
+}
+
+// Row by row (the paper's counting): the rows of the event's names, each entry of a surviving
+// filter evaluated against all attributes of its name and class. Cheap when most filters survived.
+SEXTANT_HD inline std::uint64_t complete_by_row(const ShardView& t, PageId p, const EventsView& ev,
+                                                std::uint32_t e, std::uint64_t survivors) noexcept {
   std::uint32_t counts[policy::page_filters];
   for (std::uint32_t f = 0; f < policy::page_filters; ++f) counts[f] = 0;
   const PageMeta page = t.pages[p];
@@ -83,7 +142,7 @@ SEXTANT_HD inline std::uint64_t complete_filters(const ShardView& t, PageId p, c
       for (std::uint32_t i = first; i < last; ++i) {
         const std::uint32_t f = t.entry_filter[i];
         if (((survivors >> f) & 1) == 0) continue;
-        if (any_satisfies(static_cast<Op>(t.entry_op[i]), t.entry_a[i], t.entry_b[i], group, ev, t.strings))
+        if (any_satisfies(entry_op(t.entry_code[i]), t.entry_a[i], t.entry_b[i], group, ev, t.strings))
           ++counts[f];
       }
     }
@@ -93,6 +152,15 @@ SEXTANT_HD inline std::uint64_t complete_filters(const ShardView& t, PageId p, c
   for (std::uint32_t f = 0; f < page.count; ++f)
     if (((survivors >> f) & 1) != 0 && counts[f] == sizes[f]) complete |= std::uint64_t{1} << f;
   return complete;
+}
+
+// The complete filters among `survivors` (a mask of page p's locals) for event e.
+SEXTANT_HD inline std::uint64_t complete_filters(const ShardView& t, PageId p, const EventsView& ev,
+                                                 std::uint32_t e, std::uint64_t survivors) noexcept {
+  std::uint32_t n = 0;
+  for (std::uint64_t s = survivors; s != 0; s &= s - 1) ++n;
+  return n * policy::row_counting_share <= t.pages[p].count ? complete_by_filter(t, p, ev, e, survivors)
+                                                            : complete_by_row(t, p, ev, e, survivors);
 }
 
 // The scalar Bloom scan: the locals whose signature the event's covers.

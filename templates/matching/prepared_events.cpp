@@ -30,9 +30,9 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
   if (last - first >= 0xFFFFFFFFull || end - begin >= 0xFFFFFFFFull)
     throw Error::argument("events", std::to_string(last - first) + " attributes", "fewer than 2^32 per batch",
                           "a batch too large; split it");
-  translate_.assign(batch.names.size(), no_name);
-  for (std::uint32_t i = 0; i < batch.names.size(); ++i)
-    if (const auto id = tables.names().find(batch.names.name(i))) translate_[i] = *id;
+  // Names are looked up on first use in the range: one event of a large batch costs only the
+  // lookups of its own names.
+  translate_.assign(batch.names.size(), not_looked_up);
 
   const std::size_t n = end - begin;
   ids_.assign(batch.ids.begin() + static_cast<std::ptrdiff_t>(begin),
@@ -57,6 +57,10 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
       if (local >= translate_.size())
         bad_event(batch.ids[e], a - batch.offsets[e], "a name outside the dictionary");
       const RawValue v = batch.attribute_value[a];
+      if (translate_[local] == not_looked_up) {
+        const auto id = tables.names().find(batch.names.name(local));
+        translate_[local] = id ? *id : no_name;
+      }
       Pending p{translate_[local], 0, 0, 0};
       switch (batch.attribute_type[a]) {
         case ValueType::int64:

@@ -51,7 +51,9 @@ class PreparedEvents {
   std::vector<EventGroup> groups_;
   std::vector<std::uint64_t> value_a_, value_b_;
   std::vector<std::uint64_t> bloom_;
-  std::vector<NameId> translate_;  // batch name index -> table name id (no_name: unused name)
+  static constexpr NameId not_looked_up = 0xFFFFFFFEu;
+  std::vector<NameId> translate_;  // batch name index -> table name id (no_name: no filter uses it)
+
   std::vector<Pending> pending_;
   const char* strings_ = nullptr;
   std::size_t string_bytes_ = 0;

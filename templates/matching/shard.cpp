@@ -44,9 +44,12 @@ ShardView Shard::view() const noexcept {
   v.filter_size = filter_size_.data();
   v.filter_interface = filter_interface_.data();
   v.filter_slot = filter_slot_.data();
+  v.filter_first = filter_first_.data();
   v.rows = rows_.data();
-  v.entry_op = entry_op_.data();
+  v.entry_code = entry_code_.data();
   v.entry_filter = entry_filter_.data();
+  v.entry_name = entry_name_.data();
+  v.entry_order = entry_order_.data();
   v.entry_a = entry_a_.data();
   v.entry_b = entry_b_.data();
   v.strings = strings_.data();
@@ -55,8 +58,9 @@ ShardView Shard::view() const noexcept {
 
 std::size_t Shard::bytes() const noexcept {
   return keys_.capacity() * sizeof(KeySlot) + pages_.capacity() * sizeof(PageMeta) +
-         filter_bloom_.capacity() * (8 + 4 + 4 + 4) + rows_.capacity() * sizeof(RowMeta) +
-         entry_op_.capacity() * (1 + 1 + 8 + 8) + strings_.capacity() + slots_.capacity() * sizeof(SlotInfo);
+         filter_bloom_.capacity() * (8 + 4 + 4 + 4 + 4) + rows_.capacity() * sizeof(RowMeta) +
+         entry_code_.capacity() * (1 + 1 + 4 + 8 + 8 + 4) + strings_.capacity() +
+         slots_.capacity() * sizeof(SlotInfo);
 }
 
 void Shard::log_changes(bool on) noexcept {
@@ -144,6 +148,7 @@ PageId Shard::new_page(std::uint64_t key) {
     filter_size_.resize(n);
     filter_interface_.resize(n);
     filter_slot_.resize(n);
+    filter_first_.resize(n);
   }
   pages_[p] = PageMeta{};
   pages_[p].key = key;
@@ -181,26 +186,28 @@ void Shard::ensure_entries(PageId p, std::uint32_t need) {
   if (pages_[p].entries_capacity >= need) return;
   const std::uint32_t old_cap = pages_[p].entries_capacity;
   const std::uint32_t cap = std::max({need, old_cap * 2, policy::initial_page_entries});
-  const std::size_t begin = entry_op_.size();
+  const std::size_t begin = entry_code_.size();
   if (begin + cap > 0xFFFFFFFFull)
     throw Error(ErrorKind::resource, "matching tables: entry pool beyond 2^32 constraints in a shard");
-  entry_op_.resize(begin + cap);
-  entry_filter_.resize(begin + cap);
-  entry_a_.resize(begin + cap);
-  entry_b_.resize(begin + cap);
   const auto from = static_cast<std::ptrdiff_t>(pages_[p].entries_begin);
   const auto n = static_cast<std::ptrdiff_t>(pages_[p].entries_count);
   const auto to = static_cast<std::ptrdiff_t>(begin);
-  std::copy(entry_op_.begin() + from, entry_op_.begin() + from + n, entry_op_.begin() + to);
-  std::copy(entry_filter_.begin() + from, entry_filter_.begin() + from + n, entry_filter_.begin() + to);
-  std::copy(entry_a_.begin() + from, entry_a_.begin() + from + n, entry_a_.begin() + to);
-  std::copy(entry_b_.begin() + from, entry_b_.begin() + from + n, entry_b_.begin() + to);
+  const auto move = [&](auto& column) {
+    column.resize(begin + cap);
+    std::copy(column.begin() + from, column.begin() + from + n, column.begin() + to);
+  };
+  move(entry_code_);
+  move(entry_filter_);
+  move(entry_name_);
+  move(entry_a_);
+  move(entry_b_);
+  move(entry_order_);
   entries_garbage_ += old_cap;
   pages_[p].entries_begin = static_cast<std::uint32_t>(begin);
   pages_[p].entries_capacity = cap;
   touch(p);
   if (entries_garbage_ >
-      std::max<std::uint64_t>(policy::min_compaction_garbage, entry_op_.size() - entries_garbage_))
+      std::max<std::uint64_t>(policy::min_compaction_garbage, entry_code_.size() - entries_garbage_))
     compact_entries();
 }
 
@@ -222,24 +229,29 @@ void Shard::compact_rows() {
 void Shard::compact_entries() {
   std::size_t live = 0;
   for (const PageMeta& pg : pages_) live += pg.entries_capacity;
-  std::vector<std::uint8_t> op(live), filter(live);
-  std::vector<std::uint64_t> a(live), b(live);
+  const auto compact = [&](auto& column) {
+    std::remove_reference_t<decltype(column)> out(live);
+    std::size_t at = 0;
+    for (const PageMeta& pg : pages_) {
+      if (pg.entries_capacity == 0) continue;
+      std::copy_n(column.begin() + pg.entries_begin, pg.entries_count,
+                  out.begin() + static_cast<std::ptrdiff_t>(at));
+      at += pg.entries_capacity;
+    }
+    column = std::move(out);
+  };
+  compact(entry_code_);
+  compact(entry_filter_);
+  compact(entry_name_);
+  compact(entry_a_);
+  compact(entry_b_);
+  compact(entry_order_);
   std::size_t at = 0;
   for (PageMeta& pg : pages_) {
     if (pg.entries_capacity == 0) continue;
-    for (std::uint32_t i = 0; i < pg.entries_count; ++i) {
-      op[at + i] = entry_op_[pg.entries_begin + i];
-      filter[at + i] = entry_filter_[pg.entries_begin + i];
-      a[at + i] = entry_a_[pg.entries_begin + i];
-      b[at + i] = entry_b_[pg.entries_begin + i];
-    }
     pg.entries_begin = static_cast<std::uint32_t>(at);
     at += pg.entries_capacity;
   }
-  entry_op_ = std::move(op);
-  entry_filter_ = std::move(filter);
-  entry_a_ = std::move(a);
-  entry_b_ = std::move(b);
   entries_garbage_ = 0;
   new_epoch();
 }
@@ -303,12 +315,14 @@ void Shard::insert_entry(PageId p, const ShardConstraint& c, std::uint64_t a, st
                        column.begin() + static_cast<std::ptrdiff_t>(end),
                        column.begin() + static_cast<std::ptrdiff_t>(end) + 1);
   };
-  shift(entry_op_);
+  shift(entry_code_);
   shift(entry_filter_);
+  shift(entry_name_);
   shift(entry_a_);
   shift(entry_b_);
-  entry_op_[pos] = static_cast<std::uint8_t>(c.op);
+  entry_code_[pos] = make_entry_code(c.op, c.cls);
   entry_filter_[pos] = static_cast<std::uint8_t>(local);
+  entry_name_[pos] = c.name;
   entry_a_[pos] = a;
   entry_b_[pos] = b;
   ++rows[r].count;
@@ -328,6 +342,7 @@ std::uint32_t Shard::append_filter(PageId p, std::uint64_t bloom, std::uint32_t 
   ++pages_[p].count;
   for (std::size_t i = 0; i < constraints.size(); ++i)
     insert_entry(p, constraints[i], values[i].a, values[i].b, local);
+  index_page(p);
   touch(p);
   return local;
 }
@@ -392,8 +407,9 @@ void Shard::remove_local(PageId p, std::uint32_t local, bool free_strings) {
         continue;
       }
       if (f == last) f = local;
-      entry_op_[base + write] = entry_op_[i];
+      entry_code_[base + write] = entry_code_[i];
       entry_filter_[base + write] = static_cast<std::uint8_t>(f);
+      entry_name_[base + write] = entry_name_[i];
       entry_a_[base + write] = entry_a_[i];
       entry_b_[base + write] = entry_b_[i];
       ++write;
@@ -411,7 +427,22 @@ void Shard::remove_local(PageId p, std::uint32_t local, bool free_strings) {
     slots_[filter_slot_[to]].local = local;
   }
   --pg.count;
+  index_page(p);
   touch(p);
+}
+
+void Shard::index_page(PageId p) {
+  const PageMeta& pg = pages_[p];
+  const std::uint64_t at = block(p, 0);
+  std::uint32_t next[page_filters];
+  std::uint32_t first = 0;
+  for (std::uint32_t f = 0; f < pg.count; ++f) {
+    filter_first_[at + f] = first;
+    next[f] = first;
+    first += filter_size_[at + f];
+  }
+  for (std::uint32_t i = 0; i < pg.entries_count; ++i)
+    entry_order_[pg.entries_begin + next[entry_filter_[pg.entries_begin + i]]++] = i;
 }
 
 std::vector<ShardConstraint> Shard::constraints_of(FilterSlot slot) const {
@@ -426,7 +457,7 @@ std::vector<ShardConstraint> Shard::constraints_of(FilterSlot slot) const {
       ShardConstraint c;
       c.name = row.name;
       c.cls = static_cast<TypeClass>(row.cls);
-      c.op = static_cast<Op>(entry_op_[i]);
+      c.op = entry_op(entry_code_[i]);
       c.value = {entry_a_[i], entry_b_[i]};
       if (c.cls == TypeClass::string) c.text = std::string_view(strings_).substr(entry_a_[i], entry_b_[i]);
       out.push_back(c);
@@ -523,6 +554,11 @@ void Shard::check_invariants() const {
       for (std::uint32_t f = 0; f < pg.count; ++f) {
         const std::uint64_t b = block(p, f);
         if (counts[f] != filter_size_[b]) fail("a filter's size differs from its entries");
+        for (std::uint32_t k = 0; k < filter_size_[b]; ++k) {
+          const std::uint32_t i = entry_order_[pg.entries_begin + filter_first_[b] + k];
+          if (i >= pg.entries_count || entry_filter_[pg.entries_begin + i] != f)
+            fail("the filter-major index is stale");
+        }
         const SlotInfo& s = slots_.at(filter_slot_[b]);
         if (s.page != p || s.local != f) fail("a slot points elsewhere");
         ++filters;

@@ -66,7 +66,7 @@ class Shard {
   // The pools' sizes (what a device copy allocates).
   std::size_t page_capacity() const noexcept { return pages_.size(); }
   std::size_t row_pool() const noexcept { return rows_.size(); }
-  std::size_t entry_pool() const noexcept { return entry_op_.size(); }
+  std::size_t entry_pool() const noexcept { return entry_code_.size(); }
   std::size_t string_bytes() const noexcept { return strings_.size(); }
   std::size_t key_capacity() const noexcept { return keys_.size(); }
 
@@ -105,6 +105,8 @@ class Shard {
                               std::span<const RawValue> values);
   // Removes local `local`'s entries and moves the page's last filter into its place.
   void remove_local(PageId p, std::uint32_t local, bool free_strings);
+  // Rebuilds the page's filter-major index (entry_order_, filter_first_).
+  void index_page(PageId p);
   void compact_rows();
   void compact_entries();
   void compact_strings();
@@ -127,13 +129,16 @@ class Shard {
   std::vector<std::uint32_t> filter_size_;
   std::vector<std::uint32_t> filter_interface_;
   std::vector<FilterSlot> filter_slot_;
+  std::vector<std::uint32_t> filter_first_;
   // Row pool and entry pool.
   std::vector<RowMeta> rows_;
   std::uint64_t rows_garbage_ = 0;
-  std::vector<std::uint8_t> entry_op_;
+  std::vector<std::uint8_t> entry_code_;
   std::vector<std::uint8_t> entry_filter_;
+  std::vector<NameId> entry_name_;
   std::vector<std::uint64_t> entry_a_;
   std::vector<std::uint64_t> entry_b_;
+  std::vector<std::uint32_t> entry_order_;
   std::uint64_t entries_garbage_ = 0;
   std::string strings_;
   std::uint64_t strings_garbage_ = 0;

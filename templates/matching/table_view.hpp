@@ -12,15 +12,18 @@
 //                      paper's constraint tables for those filters: one row per (name, type
 //                      class), each row a structure of arrays (operator, value, filter).
 //   counting           per (event, page): the Bloom scan keeps the filters whose signature the
-//                      event's covers (survivors; it only prunes); the rows of the event's names
-//                      are evaluated for the survivors, each (event, constraint) counted at most
-//                      once; a survivor whose count reaches its size matches.
+//                      event's covers (survivors; it only prunes); the survivors' constraints are
+//                      counted, each (event, constraint) at most once, and a survivor whose count
+//                      reaches its size matches. Few survivors (the common case) are counted
+//                      filter by filter through the page's filter-major index into its rows (and
+//                      stop at the first unsatisfied constraint); many are counted row by row.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "core/host_device.hpp"
+#include "templates/matching/matching_policy.hpp"
 #include "templates/matching/value.hpp"
 
 namespace sextant::matching {
@@ -29,7 +32,7 @@ using NameId = std::uint32_t;
 using PageId = std::uint32_t;
 using FilterSlot = std::uint32_t;
 
-inline constexpr NameId no_name = 0xFFFFFFFFu;  // names are 0 .. 2^32 - 2
+inline constexpr NameId no_name = 0xFFFFFFFFu;  // names are 0 .. 2^32 - 3
 inline constexpr PageId no_page = 0xFFFFFFFFu;
 inline constexpr std::uint64_t empty_key = ~std::uint64_t{0};
 
@@ -53,9 +56,14 @@ SEXTANT_HD constexpr std::uint64_t mix_key(std::uint64_t z) noexcept {  // split
   return z ^ (z >> 31);
 }
 
-// A name's bit in the 64-bit Bloom signatures (one bit per name).
+// A name's bits in the 64-bit Bloom signatures: policy::bloom_bits_per_name bits (6-bit fields of
+// the name's hash; two fields may coincide).
 SEXTANT_HD constexpr std::uint64_t name_bit(NameId n) noexcept {
-  return std::uint64_t{1} << (mix_key(n) & 63);
+  const std::uint64_t h = mix_key(n);
+  std::uint64_t bits = 0;
+  for (std::uint32_t k = 0; k < policy::bloom_bits_per_name; ++k)
+    bits |= std::uint64_t{1} << ((h >> (6 * k)) & 63);
+  return bits;
 }
 
 // A slot of the key hash table (open addressing, linear probing; key == empty_key: free).
@@ -82,6 +90,17 @@ struct RowMeta {
   std::uint32_t count = 0;
 };
 
+// An entry's code: its operator (low 4 bits) and its row's type class (high bits).
+SEXTANT_HD constexpr std::uint8_t make_entry_code(Op op, TypeClass cls) noexcept {
+  return static_cast<std::uint8_t>(static_cast<unsigned>(op) | (static_cast<unsigned>(cls) << 4));
+}
+SEXTANT_HD constexpr Op entry_op(std::uint8_t code) noexcept {
+  return static_cast<Op>(code & 15u);
+}
+SEXTANT_HD constexpr TypeClass entry_class(std::uint8_t code) noexcept {
+  return static_cast<TypeClass>(code >> 4);
+}
+
 // One shard's tables, read-only while a batch runs.
 struct ShardView {
   const KeySlot* keys = nullptr;
@@ -93,13 +112,18 @@ struct ShardView {
   const std::uint32_t* filter_size = nullptr;
   const std::uint32_t* filter_interface = nullptr;  // dense interface index
   const FilterSlot* filter_slot = nullptr;          // the filter's slot in its shard
+  const std::uint32_t* filter_first = nullptr;      // its first position in the page's entry_order
   const RowMeta* rows = nullptr;
-  // The entry pool, a structure of arrays:
-  const std::uint8_t* entry_op = nullptr;      // Op
+  // The entry pool, a structure of arrays (a page's region: entries_begin + 0 .. entries_count):
+  const std::uint8_t* entry_code = nullptr;    // make_entry_code(op, class)
   const std::uint8_t* entry_filter = nullptr;  // the filter's local index in the page
+  const NameId* entry_name = nullptr;          // the row's name
   const std::uint64_t* entry_a = nullptr;      // RawValue.a
   const std::uint64_t* entry_b = nullptr;      // RawValue.b
-  const char* strings = nullptr;               // string constraint values
+  // The page's entries in filter order (relative indices; filter f's are positions
+  // filter_first[f] .. + filter_size[f]).
+  const std::uint32_t* entry_order = nullptr;
+  const char* strings = nullptr;  // string constraint values
 };
 
 // The first page of `key`'s chain, or no_page.

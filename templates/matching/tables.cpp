@@ -97,7 +97,7 @@ void MatchTables::add(const FilterSet& set) {
   std::vector<NameId> global(set.names.size());
   for (std::uint32_t i = 0; i < set.names.size(); ++i) {
     const std::uint32_t id = names_.intern(set.names.name(i));
-    if (id == no_name) throw Error(ErrorKind::resource, "matching tables: more than 2^32 - 1 names");
+    if (id >= 0xFFFFFFFEu) throw Error(ErrorKind::resource, "matching tables: more than 2^32 - 2 names");
     global[i] = id;
   }
   if (name_constraints_.size() < names_.size()) name_constraints_.resize(names_.size(), 0);

@@ -74,18 +74,20 @@ class MatcherState {
     return live_.contains(id);
   }
 
-  MatchResults match(const EventBatch& events, bool with_filters) {
+  void match(const EventBatch& events, std::size_t first, std::size_t last, bool with_filters,
+             MatchResults& out) {
+    if (first > last || last > events.size())
+      throw Error::argument("events", std::to_string(first) + " .. " + std::to_string(last),
+                            "a range within the batch's " + std::to_string(events.size()) + " events");
     std::lock_guard lock(tables_mutex_);
     apply_locked();
-    MatchResults out;
-    out.has_filters = with_filters;
+    if (out.events.empty()) out.has_filters = with_filters;
     const std::size_t piece = options_.max_batch > 0 ? options_.max_batch : std::size_t{1} << 20;
-    for (std::size_t begin = 0; begin < events.size(); begin += piece) {
-      const std::size_t end = std::min(events.size(), begin + piece);
+    for (std::size_t begin = first; begin < last; begin += piece) {
+      const std::size_t end = std::min(last, begin + piece);
       prepared_.prepare(events, begin, end, tables_);
       engine_->match(tables_, prepared_, with_filters, out);
     }
-    return out;
   }
 
   void match_one(const EventBatch& events, std::size_t index, bool with_filters, MatchResults& out) {
@@ -182,7 +184,14 @@ bool Matcher::contains(FilterId id) const {
   return state_->contains(id);
 }
 MatchResults Matcher::match(const EventBatch& events, bool with_filters) {
-  return state_->match(events, with_filters);
+  MatchResults out;
+  out.has_filters = with_filters;
+  state_->match(events, 0, events.size(), with_filters, out);
+  return out;
+}
+void Matcher::match(const EventBatch& events, std::size_t begin, std::size_t end, bool with_filters,
+                    MatchResults& out) {
+  state_->match(events, begin, end, with_filters, out);
 }
 void Matcher::match_one(const EventBatch& events, std::size_t index, bool with_filters, MatchResults& out) {
   state_->match_one(events, index, with_filters, out);

@@ -76,6 +76,9 @@ class Matcher {
   // Throughput mode: the batch on every selected device; results in batch order. Throws
   // Error::argument for a NaN or infinite value (naming the event).
   MatchResults match(const EventBatch& events, bool with_filters = false);
+  // Events [begin, end) of `events` as one batch, appended to `out`.
+  void match(const EventBatch& events, std::size_t begin, std::size_t end, bool with_filters,
+             MatchResults& out);
   // Latency mode: one event at a time on the calling thread (a CPU core, or the GPU when only
   // GPUs are selected), appended to `out`.
   void match_one(const EventBatch& events, std::size_t index, bool with_filters, MatchResults& out);

@@ -76,8 +76,8 @@ void PubSubSpec::set_total_constraints(std::uint64_t constraints) {
   const double per_filter = (min_constraints + max_constraints) / 2.0;
   const double mean =
       static_cast<double>(constraints) / (std::max<std::uint32_t>(interfaces, 1) * per_filter);
-  min_filters = static_cast<std::uint64_t>(std::max(1.0, std::floor(mean * 0.9)));
-  max_filters = static_cast<std::uint64_t>(std::max(1.0, std::ceil(mean * 1.1)));
+  min_filters = static_cast<std::uint64_t>(std::max(1.0, std::round(mean * 0.9)));
+  max_filters = static_cast<std::uint64_t>(std::max(1.0, std::round(mean * 1.1)));
 }
 
 bool PubSubSpec::string_name(std::uint32_t i) const noexcept {

@@ -40,6 +40,7 @@ class MatcherState {
           throw Error::argument("filter " + std::to_string(id), "(add)", "an id not in the matcher",
                                 "a duplicate filter id");
       live_.insert(set.ids.begin(), set.ids.end());
+      pending_count_.fetch_add(set.size(), std::memory_order_relaxed);
       pending_.push_back(Change{std::move(set), {}});
       has_pending_.store(true, std::memory_order_release);
     }
@@ -59,6 +60,7 @@ class MatcherState {
                                 "an id removed twice");
       }
       for (const FilterId id : ids) live_.erase(id);
+      pending_count_.fetch_add(ids.size(), std::memory_order_relaxed);
       pending_.push_back(Change{{}, std::vector<FilterId>(ids.begin(), ids.end())});
       has_pending_.store(true, std::memory_order_release);
     }
@@ -120,8 +122,13 @@ class MatcherState {
     std::vector<FilterId> remove;
   };
 
+  // Applies the accepted changes now unless a batch runs; when more than
+  // policy::max_pending_changes wait, waits for the batch (changes cannot queue without bound when
+  // they arrive faster than they are applied).
   void try_apply() {
     std::unique_lock lock(tables_mutex_, std::try_to_lock);
+    if (!lock.owns_lock() && pending_count_.load(std::memory_order_relaxed) > policy::max_pending_changes)
+      lock.lock();
     if (lock.owns_lock()) apply_locked();
   }
 
@@ -134,6 +141,7 @@ class MatcherState {
       std::lock_guard lock(changes_mutex_);
       changes.swap(pending_);
       has_pending_.store(false, std::memory_order_relaxed);
+      pending_count_.store(0, std::memory_order_relaxed);
     }
     for (const Change& c : changes) {
       if (c.remove.empty())
@@ -150,6 +158,7 @@ class MatcherState {
   std::vector<Change> pending_;
   std::unordered_set<FilterId> live_;
   std::atomic<bool> has_pending_{false};
+  std::atomic<std::size_t> pending_count_{0};  // filters added or removed by the pending changes
 
   std::mutex tables_mutex_;
   MatchTables tables_;

@@ -27,6 +27,10 @@ inline constexpr std::uint32_t row_counting_share = 4;
 // every pair of its names (k (k - 1) / 2 probes).
 inline constexpr std::uint32_t pair_probe_names = 64;
 
+// Filters a Matcher's accepted changes may add or remove before they are applied; beyond it, add
+// and remove wait for the running batch and apply the changes themselves (back pressure).
+inline constexpr std::size_t max_pending_changes = 4096;
+
 // Batches.
 struct Batches {
   // Events per batch of the command line (--batch) and of the benchmarks' throughput mode.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -128,7 +129,18 @@ class SchedulerMatchEngine final : public detail::MatchEngine {
           [&](auto& hook) { match_inline(hook, tables, events, with_filters, scratch_, out); });
       return;
     }
-    match(tables, events, with_filters, out);  // only GPUs: through the team
+    if (!partitioned_ && !gpu_workers_.empty()) {  // only GPUs: the first one, on this thread
+      std::vector<std::uint32_t> all(tables.shard_count());
+      for (std::uint32_t s = 0; s < tables.shard_count(); ++s) all[s] = s;
+      hooks_->sync(team_, tables, [&](int) { return std::span<const std::uint32_t>(all); });
+      for (std::uint32_t s = 0; s < tables.shard_count(); ++s) tables.shard(s).trim_changes();
+      for (const int w : gpu_workers_)
+        if (hooks_->with_hook(w, DeviceKind::gpu, [&](auto& hook) {
+              match_inline(hook, tables, events, with_filters, scratch_, out);
+            }))
+          return;
+    }
+    match(tables, events, with_filters, out);  // through the team (a GPU that failed is retired there)
   }
 
   std::string describe() const override {

@@ -52,12 +52,12 @@ class GpuHookMatcher : public MatcherUnderTest {
     match_inline(hook_, tables_, prepared_, filters, scratch_, out);
     return out;
   }
-  gpu::MatchGpu& hook() { return hook_; }
+  sextant::matching::gpu::MatchGpu& hook() { return hook_; }
 
  private:
   MatchTables tables_;
   std::vector<std::uint32_t> all_;
-  gpu::MatchGpu hook_;
+  sextant::matching::gpu::MatchGpu hook_;
   PreparedEvents prepared_;
   MatchScratch scratch_;
 };

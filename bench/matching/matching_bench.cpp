@@ -19,6 +19,8 @@
 // at 25k filters (11a), filters per interface (8), interfaces (9), names (12), Zipf names (table
 // 3), numeric share (13), batch size (appendix B.3). --scale S multiplies every filter count (a
 // quick pass: 0.1). Prints one table; --csv writes every point (plot with plot_matching.py).
+#include <time.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -50,8 +52,11 @@ struct Measured {
   std::size_t filters = 0, constraints = 0;
   double build_s = 0;
   double latency_mean_ms = 0, latency_median_ms = 0, latency_p99_ms = 0;
-  double throughput = 0;  // events/s
+  double throughput = 0;        // events/s
+  double latency_cpu_ms = 0;    // thread CPU time per event, one at a time
+  double cpu_us_per_event = 0;  // process CPU time per event in batches (all threads)
   double add_us = 0, remove_us = 0, longest_batch_ms = 0, median_batch_ms = 0;
+  double add_cpu_us = 0, remove_cpu_us = 0;  // thread CPU time per single change
   double matches_per_event = 0;
 };
 
@@ -64,6 +69,19 @@ struct Settings {
   int repeats = 5;
   double scale = 1;
 };
+
+// CPU time of the calling thread and of the process (seconds): on a shared machine the per-event
+// work is read from these as well as from the wall clock.
+double thread_cpu() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+double process_cpu() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -153,6 +171,7 @@ Measured measure(const Point& p, const Settings& s, Matcher& matcher, const Even
     each.reserve(events.size() * static_cast<std::size_t>(s.repeats));
     double total = 0;
     std::size_t matched = 0;
+    const double cpu0 = thread_cpu();
     for (int r = 0; r < s.repeats; ++r) {
       MatchResults out;
       for (std::size_t i = 0; i < events.size(); ++i) {
@@ -163,6 +182,8 @@ Measured measure(const Point& p, const Settings& s, Matcher& matcher, const Even
       }
       matched = out.interfaces.size();
     }
+    m.latency_cpu_ms =
+        1e3 * (thread_cpu() - cpu0) / static_cast<double>(std::max<std::size_t>(each.size(), 1));
     std::sort(each.begin(), each.end());
     m.latency_mean_ms = 1e3 * total / static_cast<double>(std::max<std::size_t>(each.size(), 1));
     m.latency_median_ms = 1e3 * each[each.size() / 2];
@@ -170,17 +191,20 @@ Measured measure(const Point& p, const Settings& s, Matcher& matcher, const Even
     m.matches_per_event = static_cast<double>(matched) / static_cast<double>(events.size());
   }
   if (s.throughput) {
-    std::vector<double> rates;
-    for (int r = 0; r < s.repeats + 1;
-         ++r) {  // the first pass warms up (and lets the scheduler pick variants)
+    std::vector<double> rates, cpu;
+    // The first pass warms up (and lets the scheduler pick variants).
+    for (int r = 0; r < s.repeats + 1; ++r) {
       MatchResults out;
+      const double cpu0 = process_cpu();
       Stopwatch sw;
       for (std::size_t b = 0; b < events.size(); b += s.batch)
         matcher.match(events, b, std::min(events.size(), b + s.batch), false, out);
       if (r > 0) rates.push_back(static_cast<double>(events.size()) / sw.seconds());
+      if (r > 0) cpu.push_back(1e6 * (process_cpu() - cpu0) / static_cast<double>(events.size()));
       m.matches_per_event = static_cast<double>(out.interfaces.size()) / static_cast<double>(events.size());
     }
     m.throughput = median(rates);
+    m.cpu_us_per_event = median(cpu);
   }
   (void)p;
   return m;
@@ -199,14 +223,19 @@ void measure_changes(const Settings& s, Matcher& matcher, const EventBatch& even
     f.id += FilterId{1} << 48;
     singles.push_back(std::move(f));
   }
+  // Applied on this thread (no batch runs): its CPU time is the cost, whatever else the machine runs.
   Stopwatch sw;
+  double cpu0 = thread_cpu();
   for (const Filter& f : singles) matcher.add(f);
   matcher.constraints();  // applies them
   m.add_us = 1e6 * sw.seconds() / static_cast<double>(singles.size());
+  m.add_cpu_us = 1e6 * (thread_cpu() - cpu0) / static_cast<double>(singles.size());
   sw.restart();
+  cpu0 = thread_cpu();
   for (const Filter& f : singles) matcher.remove(f.id);
   matcher.constraints();
   m.remove_us = 1e6 * sw.seconds() / static_cast<double>(singles.size());
+  m.remove_cpu_us = 1e6 * (thread_cpu() - cpu0) / static_cast<double>(singles.size());
   // Batches while another thread adds and removes filters one at a time.
   std::atomic<bool> stop{false};
   std::thread changer([&] {
@@ -280,9 +309,11 @@ int main(int argc, char** argv) try {
   std::string csv =
       "experiment,x,devices,filters,constraints,op_mix,build_s,latency_mean_ms,latency_median_ms,latency_p99_"
       "ms,"
-      "events_per_s,batch,matches_per_event,add_us,remove_us,median_batch_ms,longest_batch_ms\n";
-  std::printf("%-15s %-7s %9s %9s %8s %10s %10s %10s %12s %7s %8s\n", "experiment", "x", "filters", "constr.",
-              "build s", "lat ms", "lat p50", "lat p99", "events/s", "batch", "match/ev");
+      "latency_cpu_ms,events_per_s,cpu_us_per_event,batch,matches_per_event,add_us,add_cpu_us,remove_us,"
+      "remove_cpu_us,median_batch_ms,longest_batch_ms\n";
+  std::printf("%-15s %-7s %9s %9s %8s %10s %10s %10s %10s %12s %9s %7s %8s\n", "experiment", "x", "filters",
+              "constr.", "build s", "lat ms", "lat p50", "lat p99", "lat cpu ms", "events/s", "cpu us/ev",
+              "batch", "match/ev");
   std::vector<std::size_t> batches = {s.batch};
   if (experiment == "batch") batches = {1, 16, 256, 1024, 4096, 16384, 65536};
   for (const Point& p : points(experiment, s)) {
@@ -307,20 +338,25 @@ int main(int argc, char** argv) try {
       m.constraints = base.constraints;
       m.build_s = base.build_s;
       if (experiment == "changes") measure_changes(here, matcher, events, m);
-      std::printf("%-15s %-7s %9zu %9zu %8.3f %10.5f %10.5f %10.5f %12.0f %7zu %8.3f", p.experiment.c_str(),
-                  p.x.c_str(), m.filters, m.constraints, m.build_s, m.latency_mean_ms, m.latency_median_ms,
-                  m.latency_p99_ms, m.throughput, batch, m.matches_per_event);
+      std::printf("%-15s %-7s %9zu %9zu %8.3f %10.5f %10.5f %10.5f %10.5f %12.0f %9.3f %7zu %8.3f",
+                  p.experiment.c_str(), p.x.c_str(), m.filters, m.constraints, m.build_s, m.latency_mean_ms,
+                  m.latency_median_ms, m.latency_p99_ms, m.latency_cpu_ms, m.throughput, m.cpu_us_per_event,
+                  batch, m.matches_per_event);
       if (experiment == "changes")
-        std::printf("  add %.2f us, remove %.2f us, batch median %.3f ms, longest %.3f ms while changing",
-                    m.add_us, m.remove_us, m.median_batch_ms, m.longest_batch_ms);
+        std::printf(
+            "  add %.2f us (cpu %.2f), remove %.2f us (cpu %.2f), batch median %.3f ms, longest %.3f ms "
+            "while changing",
+            m.add_us, m.add_cpu_us, m.remove_us, m.remove_cpu_us, m.median_batch_ms, m.longest_batch_ms);
       std::printf("\n");
       std::fflush(stdout);
-      char row[512];
+      char row[640];
       std::snprintf(row, sizeof row,
-                    "%s,%s,%s,%zu,%zu,\"%s\",%.4f,%.6f,%.6f,%.6f,%.1f,%zu,%.4f,%.3f,%.3f,%.4f,%.4f\n",
+                    "%s,%s,%s,%zu,%zu,\"%s\",%.4f,%.6f,%.6f,%.6f,%.6f,%.1f,%.4f,%zu,%.4f,%.3f,%.3f,%.3f,%.3f,"
+                    "%.4f,%.4f\n",
                     p.experiment.c_str(), p.x.c_str(), s.devices.c_str(), m.filters, m.constraints,
                     op_mix(p.spec).c_str(), m.build_s, m.latency_mean_ms, m.latency_median_ms,
-                    m.latency_p99_ms, m.throughput, batch, m.matches_per_event, m.add_us, m.remove_us,
+                    m.latency_p99_ms, m.latency_cpu_ms, m.throughput, m.cpu_us_per_event, batch,
+                    m.matches_per_event, m.add_us, m.add_cpu_us, m.remove_us, m.remove_cpu_us,
                     m.median_batch_ms, m.longest_batch_ms);
       csv += row;
     }

@@ -315,7 +315,7 @@ int main(int argc, char** argv) try {
               "constr.", "build s", "lat ms", "lat p50", "lat p99", "lat cpu ms", "events/s", "cpu us/ev",
               "batch", "match/ev");
   std::vector<std::size_t> batches = {s.batch};
-  if (experiment == "batch") batches = {1, 16, 256, 1024, 4096, 16384, 65536};
+  if (experiment == "batch") batches = {64, 256, 1024, 4096, 16384, 65536};
   for (const Point& p : points(experiment, s)) {
     const FilterSet filters = datagen::generate_filters(p.spec);
     datagen::PubSubSpec ev = p.spec;

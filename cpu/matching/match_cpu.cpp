@@ -35,16 +35,22 @@ struct EventState {
   std::uint32_t event;
   std::uint64_t bloom;
   std::uint64_t* bits;
-  std::uint32_t matched;  // interfaces set so far
+  std::uint32_t matched;       // interfaces set so far
+  std::uint64_t matched_bits;  // bit d % 64 of each (exact with at most 64 interfaces)
   std::vector<FilterHit>* hits;
 
   bool done() const noexcept { return !batch->want_filters && matched == batch->interfaces; }
+  // Whether every interface of the page has matched already (SFF's purge of matched interfaces).
+  bool nothing_new(const PageMeta& page) const noexcept {
+    return !batch->want_filters && batch->interfaces <= 64 && (page.interfaces & ~matched_bits) == 0;
+  }
 };
 
 template <class Isa>
 void visit_chain(EventState& s, PageId p) {
   const ShardView& t = *s.table;
   for (; p != no_page; p = t.pages[p].next) {
+    if (s.nothing_new(t.pages[p])) continue;
     const std::uint64_t at = static_cast<std::uint64_t>(p) * policy::page_filters;
     const std::uint64_t survivors = BloomScan<Isa>::survivors(t.filter_bloom + at, t.pages[p].count, s.bloom);
     if (survivors == 0) continue;
@@ -57,6 +63,7 @@ void visit_chain(EventState& s, PageId p) {
       if ((word & bit) == 0) {
         word |= bit;
         ++s.matched;
+        s.matched_bits |= std::uint64_t{1} << (d % 64);
       }
       if (s.batch->want_filters) s.hits->push_back({s.event, s.shard, t.filter_slot[at + f]});
     }
@@ -109,7 +116,7 @@ void match_events_cpu(const MatchBatch& batch, std::uint32_t begin, std::uint32_
   for (std::uint32_t e = begin; e < end; ++e) {
     std::uint64_t* bits = batch.bitmaps + static_cast<std::uint64_t>(e) * batch.words;
     for (std::uint32_t w = 0; w < batch.words; ++w) bits[w] = 0;  // a re-run range starts afresh
-    EventState s{&batch, nullptr, 0, e, batch.events.bloom[e], bits, 0, &hits};
+    EventState s{&batch, nullptr, 0, e, batch.events.bloom[e], bits, 0, 0, &hits};
     for (std::uint32_t shard = 0; shard < batch.shards.size() && !s.done(); ++shard) {
       s.table = &batch.shards[shard];
       s.shard = shard;

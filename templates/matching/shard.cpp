@@ -339,6 +339,7 @@ std::uint32_t Shard::append_filter(PageId p, std::uint64_t bloom, std::uint32_t 
   filter_size_[at] = size;
   filter_interface_[at] = interface;
   filter_slot_[at] = slot;
+  pages_[p].interfaces |= std::uint64_t{1} << (interface % 64);
   ++pages_[p].count;
   for (std::size_t i = 0; i < constraints.size(); ++i)
     insert_entry(p, constraints[i], values[i].a, values[i].b, local);
@@ -427,6 +428,9 @@ void Shard::remove_local(PageId p, std::uint32_t local, bool free_strings) {
     slots_[filter_slot_[to]].local = local;
   }
   --pg.count;
+  pg.interfaces = 0;
+  for (std::uint32_t f = 0; f < pg.count; ++f)
+    pg.interfaces |= std::uint64_t{1} << (filter_interface_[block(p, f)] % 64);
   index_page(p);
   touch(p);
 }
@@ -551,6 +555,10 @@ void Shard::check_invariants() const {
       if (expect != pg.entries_count || pg.entries_count > pg.entries_capacity ||
           pg.rows_count > pg.rows_capacity)
         fail("page extents");
+      std::uint64_t interfaces = 0;
+      for (std::uint32_t f = 0; f < pg.count; ++f)
+        interfaces |= std::uint64_t{1} << (filter_interface_[block(p, f)] % 64);
+      if (interfaces != pg.interfaces) fail("a page's interface bits are stale");
       for (std::uint32_t f = 0; f < pg.count; ++f) {
         const std::uint64_t b = block(p, f);
         if (counts[f] != filter_size_[b]) fail("a filter's size differs from its entries");

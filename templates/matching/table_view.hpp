@@ -75,6 +75,9 @@ struct KeySlot {
 
 struct PageMeta {
   std::uint64_t key = empty_key;
+  // Bit d % 64 for the dense interface d of every filter of the page: with at most 64 interfaces,
+  // a page whose interfaces an event already matched is skipped (unless filter ids are wanted).
+  std::uint64_t interfaces = 0;
   PageId next = no_page;                                            // the next page of the key's chain
   std::uint32_t count = 0;                                          // filters held: locals 0 .. count - 1
   std::uint32_t rows_begin = 0, rows_count = 0, rows_capacity = 0;  // in the row pool

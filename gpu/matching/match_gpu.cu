@@ -1,6 +1,4 @@
 // The CCM hook's CUDA side (gpu/matching/match_gpu.hpp describes the design).
-#include "gpu/matching/match_gpu.hpp"
-
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -13,6 +11,7 @@
 #include "gpu/cuda_check.cuh"
 #include "gpu/device_buffer.cuh"
 #include "gpu/device_query.hpp"
+#include "gpu/matching/match_gpu.hpp"
 #include "templates/matching/matching_policy.hpp"
 #include "templates/matching/page_eval.hpp"
 
@@ -49,7 +48,8 @@ __device__ inline std::uint32_t chain_length(const ShardView& t, PageId p) {
 // name pairs, or, for events with very many names, every key of the table whose names it holds);
 // the chains' pages are appended to `pairs` with one atomicAdd per warp and round.
 // counters[0]: pairs written so far; counters[2]: the most pairs any round needed.
-__global__ void select_pages(ShardView t, EventsView ev, uint2* pairs, std::uint32_t capacity, std::uint32_t* counters) {
+__global__ void select_pages(ShardView t, EventsView ev, uint2* pairs, std::uint32_t capacity,
+                             std::uint32_t* counters) {
   const std::uint32_t lane = threadIdx.x % 32;
   const std::uint32_t e = blockIdx.x * warps_per_block + threadIdx.x / 32;
   if (e >= ev.size || t.key_count == 0) return;  // warp-uniform
@@ -102,8 +102,8 @@ __global__ void select_pages(ShardView t, EventsView ev, uint2* pairs, std::uint
 // stopping at the first unsatisfied one.
 __global__ void match_pairs(ShardView t, EventsView ev, const uint2* pairs, std::uint32_t capacity,
                             const std::uint32_t* counters, unsigned long long* bitmaps, std::uint32_t words,
-                            bool want_filters, uint4* hits, std::uint32_t hit_capacity, std::uint32_t* hit_count,
-                            std::uint32_t shard) {
+                            bool want_filters, uint4* hits, std::uint32_t hit_capacity,
+                            std::uint32_t* hit_count, std::uint32_t shard) {
   const std::uint32_t lane = threadIdx.x % 32;
   const std::uint32_t pair_count = min(counters[0], capacity);
   const std::uint32_t stride = gridDim.x * warps_per_block;
@@ -127,7 +127,8 @@ __global__ void match_pairs(ShardView t, EventsView ev, const uint2* pairs, std:
       const std::uint32_t f = __ffsll(static_cast<long long>(s)) - 1;
       const std::uint32_t first = t.filter_first[at + f], size = t.filter_size[at + f];
       std::uint32_t satisfied = 0;
-      while (satisfied < size && entry_satisfied(t, entries + t.entry_order[entries + first + satisfied], ev, e))
+      while (satisfied < size &&
+             entry_satisfied(t, entries + t.entry_order[entries + first + satisfied], ev, e))
         ++satisfied;
       if (satisfied != size) continue;
       const std::uint32_t d = t.filter_interface[at + f];
@@ -193,7 +194,8 @@ void grow(DeviceBuffer<T>& b, std::size_t count) {
 
 template <class T>
 void upload(DeviceBuffer<T>& to, const T* from, std::size_t count, cudaStream_t stream) {
-  if (count > 0) SEXTANT_CUDA_CHECK(cudaMemcpyAsync(to.data(), from, count * sizeof(T), cudaMemcpyHostToDevice, stream));
+  if (count > 0)
+    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(to.data(), from, count * sizeof(T), cudaMemcpyHostToDevice, stream));
 }
 
 // One shard's tables in device memory: the host's pools (same offsets), so a page's delta lands
@@ -241,13 +243,15 @@ struct DeviceShard {
   std::size_t bytes() const {
     return keys.size() * sizeof(KeySlot) + page_meta.size() * sizeof(PageMeta) + filter_bloom.size() * 8 +
            (filter_size.size() + filter_interface.size() + filter_first.size() + filter_slot.size()) * 4 +
-           row_meta.size() * sizeof(RowMeta) + entry_code.size() * 2 + (entry_name.size() + entry_order.size()) * 4 +
-           (entry_a.size() + entry_b.size()) * 8 + strings.size();
+           row_meta.size() * sizeof(RowMeta) + entry_code.size() * 2 +
+           (entry_name.size() + entry_order.size()) * 4 + (entry_a.size() + entry_b.size()) * 8 +
+           strings.size();
   }
   // Whether the device pools still hold what the host's grew to.
   bool fits(const Shard& s) const {
     return s.key_capacity() == key_mask + 1 && s.page_capacity() <= page_meta.size() &&
-           s.row_pool() <= row_meta.size() && s.entry_pool() <= entry_code.size() && s.string_bytes() <= strings.size();
+           s.row_pool() <= row_meta.size() && s.entry_pool() <= entry_code.size() &&
+           s.string_bytes() <= strings.size();
   }
 };
 
@@ -276,9 +280,8 @@ class MatchGpu::Impl {
   void sync(const MatchTables& tables, std::span<const std::uint32_t> shards) {
     ScopedDevice device(ordinal_);
     if (copies_.size() != shards.size() ||
-        !std::equal(shards.begin(), shards.end(), copies_.begin(), [](std::uint32_t s, const DeviceShard& c) {
-          return s == c.shard;
-        })) {
+        !std::equal(shards.begin(), shards.end(), copies_.begin(),
+                    [](std::uint32_t s, const DeviceShard& c) { return s == c.shard; })) {
       copies_.clear();
       copies_.resize(shards.size());
       for (std::size_t i = 0; i < shards.size(); ++i) copies_[i].shard = shards[i];
@@ -295,7 +298,8 @@ class MatchGpu::Impl {
   }
 
   void match(const MatchBatch& batch, std::uint32_t begin, std::uint32_t end, std::vector<FilterHit>& hits) {
-    if (batch.tables != tables_) throw Error::internal("matching GPU hook: a batch without a sync of its tables");
+    if (batch.tables != tables_)
+      throw Error::internal("matching GPU hook: a batch without a sync of its tables");
     if (begin >= end) return;
     ScopedDevice device(ordinal_);
     const EventsView events = stage_events(batch.events, begin, end);
@@ -305,9 +309,11 @@ class MatchGpu::Impl {
     grow(pairs_, static_cast<std::size_t>(n) * policy::Gpu::initial_pairs_per_event);
     if (batch.want_filters) grow(hits_, static_cast<std::size_t>(n) * policy::Gpu::initial_hits_per_event);
     while (true) {
-      SEXTANT_CUDA_CHECK(cudaMemsetAsync(bitmaps_.data(), 0, static_cast<std::size_t>(n) * words * 8, stream_));
+      SEXTANT_CUDA_CHECK(
+          cudaMemsetAsync(bitmaps_.data(), 0, static_cast<std::size_t>(n) * words * 8, stream_));
       SEXTANT_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(std::uint32_t), stream_));
-      const auto pair_capacity = static_cast<std::uint32_t>(std::min<std::size_t>(pairs_.size(), 0xFFFFFFFFu));
+      const auto pair_capacity =
+          static_cast<std::uint32_t>(std::min<std::size_t>(pairs_.size(), 0xFFFFFFFFu));
       const auto hit_capacity = static_cast<std::uint32_t>(std::min<std::size_t>(hits_.size(), 0xFFFFFFFFu));
       for (const DeviceShard& copy : copies_) {
         SEXTANT_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(std::uint32_t), stream_));
@@ -317,8 +323,8 @@ class MatchGpu::Impl {
         SEXTANT_CUDA_CHECK_LAUNCH();
         match_pairs<<<match_blocks_, policy::Gpu::block_threads, 0, stream_>>>(
             t, events, pairs_.data(), pair_capacity, counters_.data(),
-            reinterpret_cast<unsigned long long*>(bitmaps_.data()), batch.words, batch.want_filters, hits_.data(),
-            hit_capacity, counters_.data() + 1, copy.shard);
+            reinterpret_cast<unsigned long long*>(bitmaps_.data()), batch.words, batch.want_filters,
+            hits_.data(), hit_capacity, counters_.data() + 1, copy.shard);
         SEXTANT_CUDA_CHECK_LAUNCH();
       }
       host_bitmaps_.resize(static_cast<std::size_t>(n) * words);
@@ -447,16 +453,17 @@ class MatchGpu::Impl {
     for (std::size_t r = 0; r < records_.size(); ++r)
       std::memcpy(staging + record_bytes + records_[r].from, sources_[r], records_[r].bytes);
     grow(delta_, record_bytes + payload);
-    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(delta_.data(), staging, record_bytes + payload, cudaMemcpyHostToDevice, stream_));
+    SEXTANT_CUDA_CHECK(
+        cudaMemcpyAsync(delta_.data(), staging, record_bytes + payload, cudaMemcpyHostToDevice, stream_));
     ArrayBases bases{};
     char* const targets[scatter_arrays] = {
-        reinterpret_cast<char*>(c.page_meta.data()),      reinterpret_cast<char*>(c.filter_bloom.data()),
-        reinterpret_cast<char*>(c.filter_size.data()),    reinterpret_cast<char*>(c.filter_interface.data()),
-        reinterpret_cast<char*>(c.filter_slot.data()),    reinterpret_cast<char*>(c.filter_first.data()),
-        reinterpret_cast<char*>(c.row_meta.data()),       reinterpret_cast<char*>(c.entry_code.data()),
-        reinterpret_cast<char*>(c.entry_filter.data()),   reinterpret_cast<char*>(c.entry_name.data()),
-        reinterpret_cast<char*>(c.entry_order.data()),    reinterpret_cast<char*>(c.entry_a.data()),
-        reinterpret_cast<char*>(c.entry_b.data()),        reinterpret_cast<char*>(c.keys.data()),
+        reinterpret_cast<char*>(c.page_meta.data()),    reinterpret_cast<char*>(c.filter_bloom.data()),
+        reinterpret_cast<char*>(c.filter_size.data()),  reinterpret_cast<char*>(c.filter_interface.data()),
+        reinterpret_cast<char*>(c.filter_slot.data()),  reinterpret_cast<char*>(c.filter_first.data()),
+        reinterpret_cast<char*>(c.row_meta.data()),     reinterpret_cast<char*>(c.entry_code.data()),
+        reinterpret_cast<char*>(c.entry_filter.data()), reinterpret_cast<char*>(c.entry_name.data()),
+        reinterpret_cast<char*>(c.entry_order.data()),  reinterpret_cast<char*>(c.entry_a.data()),
+        reinterpret_cast<char*>(c.entry_b.data()),      reinterpret_cast<char*>(c.keys.data()),
         reinterpret_cast<char*>(c.strings.data())};
     std::copy(std::begin(targets), std::end(targets), bases.base);
     scatter<<<static_cast<unsigned>(records_.size()), 128, 0, stream_>>>(
@@ -487,7 +494,8 @@ class MatchGpu::Impl {
     if (lo > hi) lo = hi = 0;
     const auto align = [](std::size_t x) { return (x + 15) / 16 * 16; };
     const std::size_t o_name_begin = 0, o_names = align(o_name_begin + (n + 1) * 4);
-    const std::size_t o_group_begin = align(o_names + names * 4), o_groups = align(o_group_begin + (n + 1) * 4);
+    const std::size_t o_group_begin = align(o_names + names * 4),
+                      o_groups = align(o_group_begin + (n + 1) * 4);
     const std::size_t o_a = align(o_groups + groups * sizeof(EventGroup)), o_b = align(o_a + attrs * 8);
     const std::size_t o_bloom = align(o_b + attrs * 8), o_strings = align(o_bloom + n * 8);
     const std::size_t total = align(o_strings + (hi - lo) + 1);
@@ -559,7 +567,8 @@ MatchGpu& MatchGpu::operator=(MatchGpu&&) noexcept = default;
 void MatchGpu::sync(const MatchTables& tables, std::span<const std::uint32_t> shards) {
   impl_->sync(tables, shards);
 }
-void MatchGpu::match(const MatchBatch& batch, std::uint32_t begin, std::uint32_t end, std::vector<FilterHit>& hits) {
+void MatchGpu::match(const MatchBatch& batch, std::uint32_t begin, std::uint32_t end,
+                     std::vector<FilterHit>& hits) {
   impl_->match(batch, begin, end, hits);
 }
 int MatchGpu::ordinal() const noexcept {

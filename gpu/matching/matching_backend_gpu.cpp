@@ -14,16 +14,16 @@ namespace {
 struct GpuHooks {
   static constexpr bool copies_tables = true;
   auto operator()(const scheduler::SchedulerTeam& team) const {
-    return std::tuple{matching::HookOffer{
-        [&team](int worker) { return matching::gpu::MatchGpu(team.gpu_ordinal(worker)); },
-        matching::gpu::MatchGpu::can_run()}};
+    return std::tuple{
+        matching::HookOffer{[&team](int worker) { return matching::gpu::MatchGpu(team.gpu_ordinal(worker)); },
+                            matching::gpu::MatchGpu::can_run()}};
   }
 };
 
 }  // namespace
 
 std::unique_ptr<matching::detail::MatchEngine> make_match_engine(const scheduler::Topology& machine,
-                                                                const matching::MatcherOptions& options) {
+                                                                 const matching::MatcherOptions& options) {
   return std::make_unique<matching::SchedulerMatchEngine<GpuHooks>>(machine, options, GpuHooks{});
 }
 

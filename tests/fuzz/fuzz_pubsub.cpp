@@ -31,7 +31,8 @@ void check_filters(const FilterSet& filters) {
     for (const Constraint& c : f.constraints) {
       if (c.op == Op::exists) continue;
       events[0].attributes.push_back({c.name, c.value});
-      if (c.value.type() == ValueType::int64) events[1].attributes.push_back({c.name, Value::integer(c.value.as_int() + 1)});
+      if (c.value.type() == ValueType::int64)
+        events[1].attributes.push_back({c.name, Value::integer(c.value.as_int() + 1)});
     }
     if (events[0].attributes.size() > 64) break;
   }

@@ -3,9 +3,11 @@
 // (cpu/cpu_backends.cpp) or, when CUDA is on, the CPU + GPU one (gpu/gpu_backends.cpp).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "api/matcher_engine.hpp"
 #include "core/dataset.hpp"
 #include "scheduler/scheduler.hpp"
 #include "scheduler/topology.hpp"
@@ -40,6 +42,12 @@ window::CountPlan count_window_on_gpu(int ordinal, const window::CountWindowArgs
                                       window::CountAlgorithm algorithm);
 window::CountPlan count_window_in_gpu_memory(int ordinal, const window::CountWindowArgs& args,
                                              window::CountAlgorithm algorithm, void* stream);
+
+// The matching engine (api/matcher_engine.hpp) on the workers of `machine` that options.devices
+// selects: the CPU hook variants on every core, the GPU hook on every GPU where the build has one
+// (cpu/matching/matching_backend_cpu.cpp refuses GPUs without CUDA, exit 4).
+std::unique_ptr<matching::detail::MatchEngine> make_match_engine(const scheduler::Topology& machine,
+                                                                const matching::MatcherOptions& options);
 
 // The stream-window operators of each backend (api/stream_window_engine.hpp declares their
 // factories): the CPU's in cpu/window/stream_engine_cpu_*.cpp, the GPU's in

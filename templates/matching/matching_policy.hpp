@@ -1,0 +1,56 @@
+// Every tuning number of the matching family in one place, read by the tables, the CPU kernels,
+// the GPU kernels and the front door alike (their measurements: docs/PERFORMANCE.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sextant::matching::policy {
+
+// Filters per page: a page's Bloom scan yields one 64-bit survivor mask, and a page's filter is
+// named by a byte in its constraint rows.
+inline constexpr std::uint32_t page_filters = 64;
+// Bits a name sets in the 64-bit Bloom signatures of filters and events. One bit per name (the
+// paper's choice) lets about 1/16 of the filters with one name outside an event of four names
+// through; four bits let about 1/400 through and still leave an event of 20 names a useful test.
+inline constexpr std::uint32_t bloom_bits_per_name = 4;
+// Constraint slots and rows a new page's regions start with; they double when full.
+inline constexpr std::uint32_t initial_page_entries = 32;
+inline constexpr std::uint32_t initial_page_rows = 16;
+// A pool (entries, rows, strings) is compacted when its garbage exceeds its live part and this
+// many items: amortised O(1) per change.
+inline constexpr std::uint64_t min_compaction_garbage = 4096;
+// A page is counted row by row (the paper's counting) when more than 1 / row_counting_share of
+// its filters survive the Bloom scan, else filter by filter through its filter-major index.
+inline constexpr std::uint32_t row_counting_share = 4;
+// An event with this many distinct known names or more scans the key table instead of probing
+// every pair of its names (k (k - 1) / 2 probes).
+inline constexpr std::uint32_t pair_probe_names = 64;
+
+// Filters a Matcher's accepted changes may add or remove before they are applied; beyond it, add
+// and remove wait for the running batch and apply the changes themselves (back pressure).
+inline constexpr std::size_t max_pending_changes = 4096;
+
+// Batches.
+struct Batches {
+  // Events per batch of the command line (--batch) and of the benchmarks' throughput mode.
+  static constexpr std::size_t default_events = 4096;
+  // The smallest chunk of events a CPU worker takes from a batch, and a GPU worker.
+  static constexpr std::size_t min_cpu_chunk = 64;
+  static constexpr std::size_t min_gpu_chunk = 1024;
+  // A GPU worker starts with this many CPU workers' share of a batch until its rate is known.
+  static constexpr double gpu_weight = 16;
+};
+
+// The GPU kernels.
+struct Gpu {
+  // Threads per block of the selection and match kernels.
+  static constexpr std::uint32_t block_threads = 256;
+  // (event, page) pairs the pair buffer holds per event before the batch is split (it grows on
+  // demand; this is its first size).
+  static constexpr std::uint32_t initial_pairs_per_event = 16;
+  // Matched filter ids a batch's buffer holds per event at first (grows on demand).
+  static constexpr std::uint32_t initial_hits_per_event = 4;
+};
+
+}  // namespace sextant::matching::policy

@@ -1,0 +1,62 @@
+// A batch of events as the hooks read it (EventsView, table_view.hpp): names resolved to the
+// tables' ids (an attribute whose name no filter uses is dropped: no constraint can read it),
+// attributes grouped by (name, type class) so that a constraint is evaluated once against all
+// attributes of its name, numbers in canonical form (value.hpp), and each event's Bloom
+// signature. Built on the host in one pass; the buffers are reused from batch to batch.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "templates/matching/columns.hpp"
+#include "templates/matching/table_view.hpp"
+#include "templates/matching/tables.hpp"
+
+namespace sextant::matching {
+
+class PreparedEvents {
+ public:
+  // Events [begin, end) of `batch` against `tables`. Throws Error::argument naming the event (its
+  // id) for a NaN or infinite value or inconsistent columns, and when the range holds 2^32 or more
+  // attributes (split the batch). The view points into `batch` for string values: keep it alive.
+  void prepare(const EventBatch& batch, std::size_t begin, std::size_t end, const MatchTables& tables);
+
+  EventsView view() const noexcept;
+  std::uint32_t size() const noexcept { return static_cast<std::uint32_t>(ids_.size()); }
+  std::span<const EventId> ids() const noexcept { return ids_; }
+
+  // The raw columns (a GPU copies them).
+  std::span<const std::uint32_t> name_begin() const noexcept { return name_begin_; }
+  std::span<const NameId> names() const noexcept { return names_; }
+  std::span<const std::uint32_t> group_begin() const noexcept { return group_begin_; }
+  std::span<const EventGroup> groups() const noexcept { return groups_; }
+  std::span<const std::uint64_t> value_a() const noexcept { return value_a_; }
+  std::span<const std::uint64_t> value_b() const noexcept { return value_b_; }
+  std::span<const std::uint64_t> blooms() const noexcept { return bloom_; }
+  const char* strings() const noexcept { return strings_; }
+  std::size_t string_bytes() const noexcept { return string_bytes_; }
+
+ private:
+  struct Pending {
+    NameId name;
+    std::uint32_t cls;
+    std::uint64_t a, b;
+  };
+  std::vector<EventId> ids_;
+  std::vector<std::uint32_t> name_begin_;
+  std::vector<NameId> names_;
+  std::vector<std::uint32_t> group_begin_;
+  std::vector<EventGroup> groups_;
+  std::vector<std::uint64_t> value_a_, value_b_;
+  std::vector<std::uint64_t> bloom_;
+  static constexpr NameId not_looked_up = 0xFFFFFFFEu;
+  std::vector<NameId> translate_;  // batch name index -> table name id (no_name: no filter uses it)
+
+  std::vector<Pending> pending_;
+  const char* strings_ = nullptr;
+  std::size_t string_bytes_ = 0;
+};
+
+}  // namespace sextant::matching

@@ -1,0 +1,170 @@
+// The matching conformance body (matching_conformance.hpp) on a GPU (label gpu; skipped without
+// CUDA or a GPU): the CCM hook itself (one shard, three shards on one GPU), and the Matcher on
+// gpu0, on every device, with filters partitioned over the GPUs, and one event at a time. Then
+// what only the GPU has: its copy of the tables follows changes by delta uploads, not full copies;
+// the generator's default shape at a tenth of the scale gives the CPU's results.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/matcher.hpp"
+#include "core/config.hpp"
+#include "datagen/pubsub_generator.hpp"
+#include "templates/matching/match_template.hpp"
+#include "templates/matching/prepared_events.hpp"
+#include "tests/gpu/gpu_test_support.hpp"
+#include "tests/matching/matching_conformance.hpp"
+#if SEXTANT_HAS_CUDA
+#include "gpu/matching/match_gpu.hpp"
+#endif
+
+namespace sextant::testing {
+namespace {
+
+using namespace sextant::matching;
+
+std::string gpu_unavailable() {
+  if (!build::has_cuda) return "built without CUDA";
+  if (gpu_count() < 1) return "needs 1 GPU";
+  return {};
+}
+
+#if SEXTANT_HAS_CUDA
+// The hook on its own: the tables log their changes, every match syncs first.
+class GpuHookMatcher : public MatcherUnderTest {
+ public:
+  explicit GpuHookMatcher(std::uint32_t shards) : tables_(shards), hook_(0) {
+    for (std::uint32_t s = 0; s < shards; ++s) {
+      tables_.shard(s).log_changes(true);
+      all_.push_back(s);
+    }
+  }
+  void add(const FilterSet& set) override { tables_.add(set); }
+  void remove(std::span<const FilterId> ids) override { tables_.remove(ids); }
+  MatchResults match(const EventBatch& events, bool filters) override {
+    hook_.sync(tables_, all_);
+    for (std::uint32_t s = 0; s < tables_.shard_count(); ++s) tables_.shard(s).trim_changes();
+    MatchResults out;
+    out.has_filters = filters;
+    prepared_.prepare(events, 0, events.size(), tables_);
+    match_inline(hook_, tables_, prepared_, filters, scratch_, out);
+    return out;
+  }
+  sextant::matching::gpu::MatchGpu& hook() { return hook_; }
+
+ private:
+  MatchTables tables_;
+  std::vector<std::uint32_t> all_;
+  sextant::matching::gpu::MatchGpu hook_;
+  PreparedEvents prepared_;
+  MatchScratch scratch_;
+};
+#endif
+
+class ApiGpuMatcher : public MatcherUnderTest {
+ public:
+  ApiGpuMatcher(const std::string& devices, Placement placement, bool one_at_a_time)
+      : matcher_(options(devices, placement)), one_at_a_time_(one_at_a_time) {}
+  void add(const FilterSet& set) override { matcher_.add(set); }
+  void remove(std::span<const FilterId> ids) override { matcher_.remove(ids); }
+  MatchResults match(const EventBatch& events, bool filters) override {
+    if (!one_at_a_time_) return matcher_.match(events, filters);
+    MatchResults out;
+    out.has_filters = filters;
+    for (std::size_t i = 0; i < events.size(); ++i) matcher_.match_one(events, i, filters, out);
+    return out;
+  }
+
+ private:
+  static MatcherOptions options(const std::string& devices, Placement placement) {
+    MatcherOptions o;
+    o.devices = parse_devices("--devices", devices);
+    o.placement = placement;
+    return o;
+  }
+  Matcher matcher_;
+  bool one_at_a_time_;
+};
+
+std::vector<MatchBackend> gpu_backends() {
+  std::vector<MatchBackend> out;
+#if SEXTANT_HAS_CUDA
+  out.push_back({"hook", gpu_unavailable, [] { return std::make_unique<GpuHookMatcher>(1); }});
+  out.push_back({"hook_3_shards", gpu_unavailable, [] { return std::make_unique<GpuHookMatcher>(3); }});
+#endif
+  out.push_back({"matcher_gpu0", gpu_unavailable,
+                 [] { return std::make_unique<ApiGpuMatcher>("gpu0", Placement::replicate, false); }});
+  out.push_back({"matcher_all_devices", gpu_unavailable,
+                 [] { return std::make_unique<ApiGpuMatcher>("all", Placement::replicate, false); }});
+  out.push_back({"matcher_partitioned", gpu_unavailable,
+                 [] { return std::make_unique<ApiGpuMatcher>("all", Placement::partition, false); }});
+  out.push_back({"matcher_gpu0_one_at_a_time", gpu_unavailable,
+                 [] { return std::make_unique<ApiGpuMatcher>("gpu0", Placement::replicate, true); }});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, MatchingConformance, ::testing::ValuesIn(gpu_backends()), backend_name);
+
+TEST(MatchingGpu, ChangesReachTheGpuAsDeltas) {
+  SEXTANT_REQUIRE_GPUS(1);
+#if SEXTANT_HAS_CUDA
+  GpuHookMatcher m(1);
+  RandomPubSubSpec spec;
+  spec.seed = 8;
+  RandomPubSub gen(spec);
+  std::vector<Filter> live = gen.filters(500);
+  m.add(filter_set(live));
+  const std::vector<Event> events = gen.events(100);
+  const EventBatch batch{std::span<const Event>(events)};
+  m.match(batch, true);
+  const auto first = m.hook().uploads();
+  EXPECT_GE(first.full, 1u);
+  for (int i = 0; i < 20; ++i) {
+    const Filter f = gen.random_filter(gen.fresh_id());
+    m.add(filter_set({f}));
+    live.push_back(f);
+    const FilterId gone = live[static_cast<std::size_t>(i) * 7].id;
+    m.remove(std::vector<FilterId>{gone});
+    std::erase_if(live, [&](const Filter& x) { return x.id == gone; });
+    const MatchResults r = m.match(batch, true);
+    for (std::size_t e = 0; e < events.size(); ++e) {
+      const OracleMatch want = oracle_match(live, events[e]);
+      ASSERT_EQ(std::vector<FilterId>(r.filters_of(e).begin(), r.filters_of(e).end()), want.filters)
+          << "change " << i << " event " << e;
+    }
+  }
+  const auto after = m.hook().uploads();
+  EXPECT_EQ(after.full, first.full) << "single changes must not re-upload the tables";
+  EXPECT_GE(after.deltas, 20u);
+  std::printf("delta uploads: %llu, %llu bytes\n", static_cast<unsigned long long>(after.deltas),
+              static_cast<unsigned long long>(after.delta_bytes));
+#endif
+}
+
+TEST(MatchingGpu, DefaultShapeGivesTheCpuResults) {
+  SEXTANT_REQUIRE_GPUS(1);
+  datagen::PubSubSpec spec;
+  spec.min_filters = 2250;
+  spec.max_filters = 2750;
+  spec.events = 4096;
+  spec.names = 30;  // more matches than Table 1 at this scale
+  const FilterSet filters = datagen::generate_filters(spec);
+  const EventBatch events = datagen::generate_events(spec);
+  Matcher cpu;
+  MatcherOptions o;
+  o.devices = parse_devices("--devices", "gpu0");
+  Matcher gpu(o);
+  cpu.add(filters);
+  gpu.add(filters);
+  const MatchResults a = cpu.match(events, true), b = gpu.match(events, true);
+  ASSERT_EQ(a.events, b.events);
+  EXPECT_EQ(a.interface_offsets, b.interface_offsets);
+  EXPECT_EQ(a.interfaces, b.interfaces);
+  EXPECT_EQ(a.filters, b.filters);
+  EXPECT_GT(a.filters.size(), 100u);
+}
+
+}  // namespace
+}  // namespace sextant::testing

@@ -27,6 +27,7 @@ constexpr const char* usage =
     "  generate-column  write a binary column file of random values (input of 'window --inplace')\n"
     "  generate-stream  write an out-of-order keyed stream as CSV key,ts,value,wm (input of 'window')\n"
     "  info       what this build contains and which devices it sees\n"
+    "  skyline    compute one subspace's skyline (no skycube)\n"
     "\n"
     "'sextant <command> --help' lists a command's options.\n";
 
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
     if (command == "window") return sextant::cli::window_command(argc, argv);
     if (command == "generate-column") return sextant::cli::generate_column_command(argc, argv);
     if (command == "generate-stream") return sextant::cli::generate_stream_command(argc, argv);
+    if (command == "skyline") return sextant::cli::skyline_command(argc, argv);
     std::fprintf(stderr, "sextant: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
   } catch (const sextant::Error& e) {

@@ -56,7 +56,7 @@ struct SequentialCuboidCpuOn {
   void compute(const skycube::CuboidInput& in, skycube::CuboidOutput& out) {
     detail::check_allowed(can_run(), name);
     engine.get().run(in.data, {in.candidates}, in.subspace, true, 1, out.skyline, out.extended_only,
-                     detail::cuboid_kernels<Isa>());
+                     detail::cuboid_kernels<Isa>(), in.skyline_only);
   }
 
   detail::EngineCache engine{};
@@ -76,7 +76,7 @@ struct ParallelCuboidCpuOn {
   void compute(const skycube::CuboidInput& in, skycube::CuboidOutput& out) {
     detail::check_allowed(can_run(), name);
     engine.get().run(in.data, {in.candidates}, in.subspace, true, threads, out.skyline, out.extended_only,
-                     detail::cuboid_kernels<Isa>());
+                     detail::cuboid_kernels<Isa>(), in.skyline_only);
   }
 
   detail::EngineCache engine{};

@@ -3,7 +3,11 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <exception>
+#include <limits>
+#include <numeric>
 
 #include "cpu/simd/isa.hpp"
 
@@ -17,9 +21,11 @@ const CuboidKernels& best_cuboid_kernels() {
 
 void CuboidEngine::run(const Dataset& data, CandidateList candidates, Mask mask, bool classify, int threads,
                        std::vector<PointId>& skyline, std::vector<PointId>& extended_only,
-                       const CuboidKernels& kernels) {
+                       const CuboidKernels& kernels, bool skyline_only) {
   skyline.clear();
   extended_only.clear();
+  if (candidates.size() >= CuboidPolicy::prefilter_min_points)
+    candidates = prefilter(data, candidates, mask, classify && !skyline_only, threads, kernels);
   const std::size_t m = candidates.size();
   if (m == 0) return;
   const std::size_t team =
@@ -78,6 +84,80 @@ void CuboidEngine::run(const Dataset& data, CandidateList candidates, Mask mask,
     else if (verdicts_[i] == Verdict::extended)
       extended_only.push_back(candidates[i]);
   }
+}
+
+bool CuboidEngine::fit_prefilter(const Dataset& data, CandidateList candidates, Mask mask, bool strict,
+                                 const CuboidKernels& kernels) {
+  const std::size_t m = candidates.size();
+  const std::size_t s = std::min(m, CuboidPolicy::prefilter_sample);
+  sample_.resize(s);
+  for (std::size_t i = 0; i < s; ++i) sample_[i] = candidates[i * m / s];  // ascending
+  if (!sample_engine_) sample_engine_ = std::make_unique<CuboidEngine>();
+  sample_engine_->run(data, {sample_}, mask, true, 1, sample_skyline_, sample_rest_, kernels);
+
+  // The share of the sample's box (per column: its smallest to largest value) each skyline point
+  // dominates, as a sum of logarithms; the largest shares first.
+  Prefilter& f = filter_;
+  f.columns.clear();
+  for (Mask rest = mask; rest != 0; rest &= rest - 1) f.columns.push_back(std::countr_zero(rest));
+  std::vector<float> lo(f.columns.size(), std::numeric_limits<float>::infinity());
+  std::vector<float> hi(f.columns.size(), -std::numeric_limits<float>::infinity());
+  for (const PointId id : sample_)
+    for (std::size_t c = 0; c < f.columns.size(); ++c) {
+      lo[c] = std::min(lo[c], data(id, f.columns[c]));
+      hi[c] = std::max(hi[c], data(id, f.columns[c]));
+    }
+  std::vector<std::pair<double, PointId>> ranked;
+  for (const PointId id : sample_skyline_) {
+    double share = 0;
+    for (std::size_t c = 0; c < f.columns.size(); ++c) {
+      const double width = static_cast<double>(hi[c]) - static_cast<double>(lo[c]);
+      const double left = static_cast<double>(hi[c]) - static_cast<double>(data(id, f.columns[c]));
+      share += width > 0 ? std::log(left / width + 1e-9) : 0.0;
+    }
+    ranked.emplace_back(-share, id);
+  }
+  const std::size_t count = std::min<std::size_t>(ranked.size(), Prefilter::lanes);
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(count), ranked.end());
+  f.count = static_cast<int>(count);
+  f.strict = strict;
+  f.values.assign(f.columns.size() * Prefilter::lanes, std::numeric_limits<float>::quiet_NaN());
+  for (std::size_t k = 0; k < count; ++k)
+    for (std::size_t c = 0; c < f.columns.size(); ++c)
+      f.values[c * Prefilter::lanes + k] = data(ranked[k].second, f.columns[c]);
+
+  // Worth a pass over every candidate only when it removes a good share of the sample.
+  sample_rest_.resize(s);
+  const std::size_t kept = kernels.prefilter(data, {sample_}, 0, s, f, sample_rest_.data());
+  return count > 0 &&
+         static_cast<double>(s - kept) >= CuboidPolicy::prefilter_min_pruned * static_cast<double>(s);
+}
+
+CandidateList CuboidEngine::prefilter(const Dataset& data, CandidateList candidates, Mask mask, bool strict,
+                                      int threads, const CuboidKernels& kernels) {
+  if (!fit_prefilter(data, candidates, mask, strict, kernels)) return candidates;
+  const std::size_t m = candidates.size();
+  survivors_.resize(m);
+  const int team = std::max(1, std::min(threads, static_cast<int>(m / CuboidPolicy::prefilter_min_points)));
+  if (team == 1) {
+    survivors_.resize(kernels.prefilter(data, candidates, 0, m, filter_, survivors_.data()));
+    return {survivors_};
+  }
+  // Each thread filters a contiguous slice in place, then the slices are packed in order.
+  std::vector<std::size_t> kept(static_cast<std::size_t>(team));
+  const auto slice = [&](int t) { return static_cast<std::size_t>(t) * m / static_cast<std::size_t>(team); };
+#pragma omp parallel for num_threads(team) schedule(static, 1)
+  for (int t = 0; t < team; ++t)
+    kept[static_cast<std::size_t>(t)] =
+        kernels.prefilter(data, candidates, slice(t), slice(t + 1), filter_, survivors_.data() + slice(t));
+  std::size_t at = kept[0];
+  for (int t = 1; t < team; ++t) {
+    std::copy_n(survivors_.begin() + static_cast<std::ptrdiff_t>(slice(t)), kept[static_cast<std::size_t>(t)],
+                survivors_.begin() + static_cast<std::ptrdiff_t>(at));
+    at += kept[static_cast<std::size_t>(t)];
+  }
+  survivors_.resize(at);
+  return {survivors_};
 }
 
 // The tiles of one partition, in score order.

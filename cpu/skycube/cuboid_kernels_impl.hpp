@@ -524,6 +524,98 @@ void cross_points(std::span<CuboidState> parts, std::size_t scratch, std::size_t
   }
 }
 
+// ---- the prefilter (cuboid_state.hpp: Prefilter) -----------------------------------------------
+
+// Whether the lanes' filter points remove the candidate: one bit per lane where every column is
+// <= (strict: <) and, unless strict, some column is <.
+template <class Isa>
+std::uint32_t removed_by_scalar(const float* row, const Prefilter& f) noexcept {
+  const std::size_t columns = f.columns.size();
+  std::uint32_t out = 0;
+  for (int lane = 0; lane < f.count; ++lane) {
+    bool le = true;
+    bool lt_some = false;
+    bool lt_all = true;
+    for (std::size_t c = 0; c < columns && le; ++c) {
+      const float q = f.values[c * Prefilter::lanes + static_cast<std::size_t>(lane)];
+      const float p = row[f.columns[c]];
+      le = q <= p;
+      lt_some = lt_some || q < p;
+      lt_all = lt_all && q < p;
+    }
+    if (f.strict ? le && lt_all : le && lt_some) out |= 1u << lane;
+  }
+  return out;
+}
+
+template <class Isa>
+std::uint32_t removed_by(const float* row, const Prefilter& f) noexcept {
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
+  if constexpr (std::is_same_v<Isa, Avx512Isa>) {
+    // 16 filter points in one register per column; a NaN lane never compares true.
+    const float* v = f.values.data();
+    __mmask16 le = 0xFFFF;
+    __mmask16 lt = f.strict ? 0xFFFF : 0;
+    for (const int column : f.columns) {
+      const __m512 p = _mm512_set1_ps(row[column]);
+      const __m512 q = _mm512_load_ps(v);
+      le = _mm512_mask_cmp_ps_mask(le, q, p, _CMP_LE_OQ);
+      lt = f.strict ? _mm512_mask_cmp_ps_mask(lt, q, p, _CMP_LT_OQ)
+                    : static_cast<__mmask16>(lt | _mm512_cmp_ps_mask(q, p, _CMP_LT_OQ));
+      v += Prefilter::lanes;
+    }
+    return static_cast<std::uint32_t>(le & lt);
+  }
+#endif
+#if defined(__AVX2__)
+  if constexpr (std::is_same_v<Isa, Avx2Isa> || std::is_same_v<Isa, Avx512Isa>) {
+    const float* v = f.values.data();
+    __m256 le0 = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+    __m256 le1 = le0;
+    __m256 lt0 = f.strict ? le0 : _mm256_setzero_ps();
+    __m256 lt1 = lt0;
+    if (f.strict) {
+      for (const int column : f.columns) {
+        const __m256 p = _mm256_broadcast_ss(row + column);
+        lt0 = _mm256_and_ps(lt0, _mm256_cmp_ps(_mm256_load_ps(v), p, _CMP_LT_OQ));
+        lt1 = _mm256_and_ps(lt1, _mm256_cmp_ps(_mm256_load_ps(v + 8), p, _CMP_LT_OQ));
+        v += Prefilter::lanes;
+      }
+      return static_cast<std::uint32_t>(_mm256_movemask_ps(lt0)) |
+             static_cast<std::uint32_t>(_mm256_movemask_ps(lt1)) << 8;
+    }
+    for (const int column : f.columns) {
+      const __m256 p = _mm256_broadcast_ss(row + column);
+      const __m256 q0 = _mm256_load_ps(v);
+      const __m256 q1 = _mm256_load_ps(v + 8);
+      le0 = _mm256_and_ps(le0, _mm256_cmp_ps(q0, p, _CMP_LE_OQ));
+      le1 = _mm256_and_ps(le1, _mm256_cmp_ps(q1, p, _CMP_LE_OQ));
+      lt0 = _mm256_or_ps(lt0, _mm256_cmp_ps(q0, p, _CMP_LT_OQ));
+      lt1 = _mm256_or_ps(lt1, _mm256_cmp_ps(q1, p, _CMP_LT_OQ));
+      v += Prefilter::lanes;
+    }
+    return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_and_ps(le0, lt0))) |
+           static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_and_ps(le1, lt1))) << 8;
+  }
+#endif
+  return removed_by_scalar<Isa>(row, f);
+}
+
+template <class Isa>
+std::size_t prefilter(const Dataset& data, CandidateList candidates, std::size_t begin, std::size_t end,
+                      const Prefilter& f, PointId* out) {
+  std::size_t kept = 0;
+  constexpr std::size_t prefetch_distance = 16;
+  for (std::size_t i = begin; i < end; ++i) {
+    const PointId id = candidates[i];
+    if (!candidates.is_all && i + prefetch_distance < end)
+      __builtin_prefetch(data.row(candidates[i + prefetch_distance]));
+    out[kept] = id;
+    kept += removed_by<Isa>(data.row(id), f) == 0 ? 1 : 0;
+  }
+  return kept;
+}
+
 // Picks the instantiation for the mode and the code width once per call (a chunk of points).
 template <class Isa, template <class, bool, int> class Phase, class... Args>
 void dispatch(const SortedCandidates& s, Args&&... args) {
@@ -576,6 +668,6 @@ void cross(std::span<CuboidState> parts, std::size_t scratch, std::size_t begin,
 namespace sextant::cpu::detail {
 template <class Isa>
 CuboidKernels cuboid_kernels() noexcept {
-  return {&kernels::phase1<Isa>, &kernels::phase2<Isa>, &kernels::cross<Isa>};
+  return {&kernels::prefilter<Isa>, &kernels::phase1<Isa>, &kernels::phase2<Isa>, &kernels::cross<Isa>};
 }
 }  // namespace sextant::cpu::detail

@@ -37,6 +37,9 @@ class CuboidEngine {
                           const CuboidKernels& kernels);
   bool fit_prefilter(const Dataset& data, CandidateList candidates, Mask mask, bool strict,
                      const CuboidKernels& kernels);
+  // One pass of filter_ over the candidates into survivors_[buffer].
+  CandidateList filter_pass(const Dataset& data, CandidateList candidates, int threads,
+                            const CuboidKernels& kernels, int buffer);
 
   void run_tiles(CuboidState& part, const CuboidKernels& kernels);
   void start_block(CuboidState& part);
@@ -46,7 +49,7 @@ class CuboidEngine {
   std::vector<CuboidState> parts_;  // one per thread
   std::vector<Verdict> verdicts_;   // per candidate position
   Prefilter filter_;
-  std::vector<PointId> survivors_, sample_, sample_skyline_, sample_rest_;
+  std::vector<PointId> survivors_[2], sample_, sample_skyline_, sample_rest_;
   std::unique_ptr<CuboidEngine> sample_engine_;  // the sample's skyline
 };
 

@@ -27,7 +27,8 @@ inline void expect_small_skylines_conform(const SkylineOptions& options) {
     int levels;
     std::uint64_t seed;
   };
-  for (const Case c : {Case{1, 0, 1}, Case{2, 2, 2}, Case{257, 3, 3}, Case{300, 6, 4}, Case{200, 0, 5}}) {
+  for (const Case c : {Case{1, 0, 1}, Case{2, 2, 2}, Case{257, 3, 3}, Case{300, 6, 4}, Case{200, 0, 5},
+                       Case{256, 3, 6}, Case{100, 2, 7}}) {
     const Dataset data = random_dataset(c.n, 5, c.levels, c.seed);
     skycube::SkycubeOptions reference;
     reference.kind = skycube::TemplateKind::reference;

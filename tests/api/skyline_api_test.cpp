@@ -9,6 +9,7 @@
 #include "api/skyline.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "cpu/skycube/extended_skyline_cpu.hpp"
 #include "scheduler/statistics.hpp"
 #include "scheduler/topology.hpp"
 #include "support/error_of.hpp"
@@ -81,6 +82,24 @@ TEST(Skyline, BadArguments) {
   testing::error_of([&] { skyline(data, negative); }, ErrorKind::bad_argument);
   if (!build::has_cuda) testing::error_of([&] { skyline(data, on("gpu0")); }, ErrorKind::unsupported);
   testing::error_of([&] { skyline(data, on("gpu0", 0, two_nodes)); }, ErrorKind::unsupported);
+}
+
+// The prefilter in classify mode (the skycube's extended-skyline phase): it may remove only
+// strictly dominated points, so S and S+ \ S stay exact; tie-heavy data makes them differ.
+TEST(Skyline, ExtendedSkylineThroughThePrefilterIsExact) {
+  for (const int levels : {0, 16}) {
+    const Dataset data = testing::random_dataset(40000, 4, levels, 31, 10);
+    const std::vector<PointId> sky = testing::window_skyline(data, full_mask(4));
+    const std::vector<PointId> extended = testing::window_extended_skyline(data, full_mask(4));
+    if (levels > 0) EXPECT_GT(extended.size(), sky.size()) << "ties make S+ larger than S";
+    for (const int threads : {1, 2}) {
+      SCOPED_TRACE("levels " + std::to_string(levels) + ", threads " + std::to_string(threads));
+      cpu::ExtendedSkylineCpu hook{threads};
+      const skycube::CuboidOutput split = hook.full_cuboid(data);
+      EXPECT_EQ(split.skyline, sky);
+      EXPECT_EQ(hook.extended_skyline(data), extended);
+    }
+  }
 }
 
 TEST(Skyline, EmptyDatasetHasAnEmptySkyline) {

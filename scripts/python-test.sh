@@ -22,12 +22,19 @@ venv=$scratch/venv/bin
 "$venv/python" -m pip install --quiet --disable-pip-version-check -r "$root/python/requirements-test.txt"
 echo "python: test requirements installed ($(( $(date +%s) - start )) s)"
 
-args=(--no-build-isolation --quiet --disable-pip-version-check "-Cbuild-dir=$scratch/build")
-if [ -n "$prefix" ]; then
-  args+=("-Ccmake.define.SEXTANT_PYTHON_PREBUILT=$prefix")
+args=(--no-build-isolation --quiet --disable-pip-version-check)
+if [ -n "$prefix" ] && "$venv/python" -m pip install "${args[@]}" "-Cbuild-dir=$scratch/build-prebuilt" \
+  "-Ccmake.define.SEXTANT_PYTHON_PREBUILT=$prefix" "$root" >"$scratch/pip-prebuilt.log" 2>&1 &&
+  (cd "$scratch" && "$venv/python" -c "import sextant" >>"$scratch/pip-prebuilt.log" 2>&1); then
+  echo "python: extension built against $prefix ($(( $(date +%s) - start )) s)"
+else
+  # No install, or building or importing against it failed (the log says why): the whole
+  # library, CPU only.
+  [ -n "$prefix" ] && { tail -n 20 "$scratch/pip-prebuilt.log"; echo "python: building the library too (CPU only)"; }
+  "$venv/python" -m pip install "${args[@]}" "-Cbuild-dir=$scratch/build" \
+    -Ccmake.define.SEXTANT_ENABLE_CUDA=OFF "$root"
+  echo "python: package built and installed ($(( $(date +%s) - start )) s)"
 fi
-"$venv/python" -m pip install "${args[@]}" "$root"
-echo "python: package built and installed ($(( $(date +%s) - start )) s)"
 
 # From outside the checkout, so that `import sextant` is the installed package.
 cd "$scratch"

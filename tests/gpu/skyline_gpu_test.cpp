@@ -25,10 +25,7 @@ TEST(SkylineGpu, OneGpuConforms) {
 
 TEST(SkylineGpu, EveryDeviceConforms) {
   SEXTANT_REQUIRE_GPUS(1);
-  SkylineOptions all;
-  all.devices.devices = {};
-  all.devices.devices.push_back(DeviceId{DeviceKind::cpu, -1});
-  all.devices.devices.push_back(DeviceId{DeviceKind::gpu, 0});
+  const SkylineOptions all = on("cpu,gpu0");
   testing::expect_small_skylines_conform(all);
   testing::expect_large_skylines_conform(all);
   const SkylineResult r = skyline(testing::random_dataset(200000, 6, 0, 5), all);

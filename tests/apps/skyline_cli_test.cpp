@@ -62,7 +62,9 @@ TEST_F(SkylineCli, Errors) {
   EXPECT_NE(column.err.find("--columns"), std::string::npos) << column.err;
   EXPECT_EQ(run("skyline --input " + (dir_ / "missing.csv").string() + " --output -").exit_code, 3);
   EXPECT_EQ(run("skyline --input " + ok).exit_code, 2);  // no --output
-  if (!build::has_cuda) EXPECT_EQ(run("skyline --input " + ok + " --devices gpu0 --output -").exit_code, 4);
+  if (!build::has_cuda) {
+    EXPECT_EQ(run("skyline --input " + ok + " --devices gpu0 --output -").exit_code, 4);
+  }
 }
 
 }  // namespace

@@ -26,6 +26,14 @@ int gpu_count() noexcept;
 skycube::SkycubeResult skycube_on_scheduler(const Dataset& data, skycube::TemplateKind kind, int max_level,
                                             scheduler::Scheduler& s);
 
+// One subspace's skyline (ids ascending) on the scheduler's workers, with every parallel cuboid
+// variant the build registers for their devices (templates/skycube/skyline_devices.hpp).
+std::vector<PointId> skyline_on_scheduler(const Dataset& data, Mask subspace, scheduler::Scheduler& s);
+
+// The same on the calling thread with the best CPU variant allowed here, for inputs too small to
+// start a scheduler for. Every build has it (cpu/skycube/skyline_backend.cpp).
+std::vector<PointId> skyline_here(const Dataset& data, Mask subspace);
+
 // The brute-force reference skycube on the CPU (and, for the summary, the extended skyline's size
 // on `threads` threads). Every build has it (cpu/skycube/reference_backend.cpp).
 skycube::SkycubeResult reference_skycube(const Dataset& data, int max_level, int threads);

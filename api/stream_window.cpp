@@ -75,7 +75,11 @@ ValueType stream_result_type(ValueType value, StreamAggregateKind kind) noexcept
 
 StreamWindow::StreamWindow(ValueType value_type, StreamAggregateKind aggregate,
                            const StreamWindowOptions& options, const StreamDeviceOptions& device)
-    : value_type_(value_type), aggregate_(aggregate), device_(device) {
+    : value_type_(value_type),
+      aggregate_(aggregate),
+      result_type_(stream_result_type(value_type, aggregate)),
+      aggregate_name_(to_string(aggregate)),
+      device_(device) {
   make_geometry(options);  // validates before any backend allocates
   if (device.threads < 0)
     throw Error::argument("threads", std::to_string(device.threads), "0 (every core) or more");
@@ -86,9 +90,34 @@ StreamWindow::StreamWindow(ValueType value_type, StreamAggregateKind aggregate,
   engine_ = detail::make_gpu_stream_engine(value_type, aggregate, options, device);
 }
 
+StreamWindow::StreamWindow(ValueType value_type, ValueType result_type, std::string name,
+                           const StreamDeviceOptions& device,
+                           std::unique_ptr<detail::StreamWindowEngine> engine)
+    : value_type_(value_type),
+      result_type_(result_type),
+      custom_(true),
+      aggregate_name_(std::move(name)),
+      device_(device),
+      engine_(std::move(engine)) {}
+
+void StreamWindow::check_custom(const StreamWindowOptions& options, const StreamDeviceOptions& device,
+                                std::string_view name) {
+  make_geometry(options);
+  if (device.threads < 0)
+    throw Error::argument("threads", std::to_string(device.threads), "0 (every core) or more");
+  if (device.device.kind != DeviceKind::cpu)
+    throw Error::unsupported("the user-defined aggregate '" + std::string(name) +
+                             "' runs on the CPU only, not on " + to_string(device.device) +
+                             "; a GPU needs its kernels compiled with the aggregate (gpu/window/)");
+}
+
 StreamWindow::~StreamWindow() = default;
 StreamWindow::StreamWindow(StreamWindow&&) noexcept = default;
 StreamWindow& StreamWindow::operator=(StreamWindow&&) noexcept = default;
+
+void StreamWindow::advance_watermark(std::int64_t watermark) {
+  engine_->advance_watermark(watermark);
+}
 
 void StreamWindow::push(const ErasedStreamBatch& batch) {
   if (batch.values.type != value_type_)

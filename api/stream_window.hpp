@@ -7,10 +7,19 @@
 //   options.specs = {{WindowType::time, 1000, 100}};  // W = 1000, S = 100 time units
 //   StreamWindow op(ValueType::int64, StreamAggregateKind::sum, options, {.device = {DeviceKind::cpu}});
 //   op.push(StreamBatch<std::int64_t>{keys, timestamps, values, watermarks});  // any number of times
+//   op.advance_watermark(5000);                                               // a watermark alone
 //   op.finish();                                                              // end of stream
 //   StreamResults results;
 //   op.poll(results);  // (spec, key, start, end, value) columns; results.sort() for (spec, key, start)
+//   std::span<const std::int64_t> sums = results.values_as<std::int64_t>();
 //
+// A user-defined aggregate (any StreamAggregate type, templates/window/stream_aggregates.hpp, whose
+// Output is one of the four value types or Selected<V>) runs on the CPU through the same class:
+//   auto op = StreamWindow::with_aggregate<MyAggregate>(options);   // api/stream_window_custom.hpp
+//
+// Thread safety: one StreamWindow is used by one thread at a time (push, advance_watermark, poll
+// and finish change it; the const accessors may run concurrently with each other only); distinct
+// operators are independent and may run concurrently.
 // Value types: int32, int64, float, double. Result types: sum of integers and count -> int64;
 // sum of floats, avg, var -> double; min, max, argmin, argmax, first, last -> the value type, the
 // last four with the value's timestamp in StreamResults::times (stream_aggregates.hpp).
@@ -21,6 +30,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "core/device.hpp"
 #include "templates/window/count_window.hpp"
@@ -65,6 +75,13 @@ struct StreamResults {
   void clear();
   // Canonical order: by spec, then key, then start.
   void sort();
+  // The values as T (the operator's result_type()), instead of std::get; another T throws
+  // Error::argument naming both types.
+  template <WindowValue T>
+  std::span<const T> values_as() const {
+    return column_as<T>(values, "stream-window results");
+  }
+  ValueType value_type() const noexcept { return type_of(values); }
   // Row i's value, exactly: integers in decimal, floats and doubles shortest round-trip.
   void append_value(std::string& out, std::size_t i) const;
 };
@@ -74,7 +91,10 @@ ValueType stream_result_type(ValueType value, StreamAggregateKind kind) noexcept
 
 namespace detail {
 class StreamWindowEngine;
-}
+}  // namespace detail
+
+template <StreamAggregate A>
+struct AggregateTag {};
 
 // Host memory for batch columns: pinned (page-locked) for a GPU operator, so copies to the
 // device run at full PCIe speed; 64-byte aligned host memory for the CPU.
@@ -101,6 +121,13 @@ class StreamWindow {
   // does not exist, or a GPU in a build without CUDA (ErrorKind::unsupported).
   StreamWindow(ValueType value_type, StreamAggregateKind aggregate, const StreamWindowOptions& options,
                const StreamDeviceOptions& device = {});
+  // A user-defined aggregate on the CPU (device.device must be the CPU; a GPU throws
+  // Error::unsupported): instantiated in the caller's translation unit, so it needs
+  // api/stream_window_custom.hpp (<sextant/window_custom.hpp>), which defines it.
+  template <StreamAggregate A>
+  static StreamWindow with_aggregate(const StreamWindowOptions& options,
+                                     const StreamDeviceOptions& device = {});
+
   ~StreamWindow();
   StreamWindow(StreamWindow&&) noexcept;
   StreamWindow& operator=(StreamWindow&&) noexcept;
@@ -109,6 +136,10 @@ class StreamWindow {
   // value type. A bad batch (negative timestamp, columns of different lengths) throws and
   // leaves the operator as it was; push after finish throws.
   void push(const ErasedStreamBatch& batch);
+  // A watermark without tuples (a source's heartbeat while it has nothing to send): the running
+  // maximum like a tuple's watermark (a lower one is ignored and counted), then the windows it
+  // completes fire (poll returns them). Count windows ignore watermarks. After finish it throws.
+  void advance_watermark(std::int64_t watermark);
   // Appends the windows fired since the last poll (firing order); returns how many.
   std::size_t poll(StreamResults& out);
   // End of stream: every open window fires (time windows).
@@ -118,8 +149,12 @@ class StreamWindow {
   std::int64_t watermark() const;
   const StreamGeometry& geometry() const;
   ValueType value_type() const noexcept { return value_type_; }
-  ValueType result_type() const noexcept { return stream_result_type(value_type_, aggregate_); }
+  ValueType result_type() const noexcept { return result_type_; }
+  // The built-in aggregate; meaningless for a user-defined one (is_custom()).
   StreamAggregateKind aggregate() const noexcept { return aggregate_; }
+  bool is_custom() const noexcept { return custom_; }
+  // "sum", ..., or a user-defined aggregate's A::name.
+  const std::string& aggregate_name() const noexcept { return aggregate_name_; }
   DeviceId device() const noexcept { return device_.device; }
   // "cpu: <pane stage> + <window stage>, 8 threads" and the like.
   std::string describe() const;
@@ -127,8 +162,17 @@ class StreamWindow {
   HostBuffer allocate_host(std::size_t bytes) const;
 
  private:
+  StreamWindow(ValueType value_type, ValueType result_type, std::string name,
+               const StreamDeviceOptions& device, std::unique_ptr<detail::StreamWindowEngine> engine);
+  // Throws Error::unsupported for a user-defined aggregate on a GPU, Error::argument for threads < 0.
+  static void check_custom(const StreamWindowOptions& options, const StreamDeviceOptions& device,
+                           std::string_view name);
+
   ValueType value_type_;
-  StreamAggregateKind aggregate_;
+  StreamAggregateKind aggregate_ = StreamAggregateKind::sum;
+  ValueType result_type_;
+  bool custom_ = false;
+  std::string aggregate_name_;
   StreamDeviceOptions device_;
   std::unique_ptr<detail::StreamWindowEngine> engine_;
 };

@@ -20,6 +20,7 @@ class StreamWindowEngine {
  public:
   virtual ~StreamWindowEngine() = default;
   virtual void push(const ErasedStreamBatch& batch) = 0;
+  virtual void advance_watermark(std::int64_t watermark) = 0;
   virtual std::size_t poll(StreamResults& out) = 0;
   virtual void finish() = 0;
   virtual StreamCounters counters() const = 0;
@@ -40,6 +41,8 @@ class StreamEngine final : public StreamWindowEngine {
   void push(const ErasedStreamBatch& b) override {
     op_.push(StreamBatch<V>{b.keys, b.timestamps, {b.values.as<V>(), b.values.size}, b.watermarks});
   }
+
+  void advance_watermark(std::int64_t watermark) override { op_.advance_watermark(watermark); }
 
   std::size_t poll(StreamResults& out) override {
     fired_.clear();

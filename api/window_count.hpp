@@ -4,7 +4,7 @@
 //   auto r = sextant::window::aggregate_count(std::span<const int>(values), 1024, 64,
 //                                             sextant::window::AggregateKind::sum,
 //                                             sextant::DeviceId{sextant::DeviceKind::gpu, 0});
-//   const auto& sums = std::get<std::vector<std::int64_t>>(r.values);
+//   std::span<const std::int64_t> sums = r.values_as<std::int64_t>();
 //
 // Host columns work on every device: the CPU aggregates in place; a GPU gets the values that
 // some window reads copied in, and the results copied back (through a device workspace the
@@ -36,6 +36,14 @@ struct CountWindowResult {
   // input column; empty otherwise.
   std::vector<std::int64_t> positions;
   std::string algorithm;  // what ran: "cpu (avx2)" or the GPU plan, e.g. "coop (tile 16384, ...)"
+
+  // The results as T (result_type(input type, kind)); another T throws Error::argument naming
+  // both types.
+  template <WindowValue T>
+  std::span<const T> values_as() const {
+    return column_as<T>(values, "count-window results");
+  }
+  ValueType value_type() const noexcept { return type_of(values); }
 };
 
 // Checks `device` without running anything: a GPU that this build or machine lacks throws

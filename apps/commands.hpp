@@ -13,5 +13,6 @@ int generate_column_command(int argc, char** argv);
 int generate_stream_command(int argc, char** argv);
 int match_command(int argc, char** argv);
 int generate_pubsub_command(int argc, char** argv);
+int skyline_command(int argc, char** argv);
 
 }  // namespace sextant::cli

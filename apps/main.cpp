@@ -29,6 +29,7 @@ constexpr const char* usage =
     "  match      content-based publish/subscribe matching of events against subscriptions\n"
     "  generate-pubsub  write a pub/sub workload: subscriptions and events (input of 'match')\n"
     "  info       what this build contains and which devices it sees\n"
+    "  skyline    compute one subspace's skyline (no skycube)\n"
     "\n"
     "'sextant <command> --help' lists a command's options.\n";
 
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
     if (command == "generate-stream") return sextant::cli::generate_stream_command(argc, argv);
     if (command == "match") return sextant::cli::match_command(argc, argv);
     if (command == "generate-pubsub") return sextant::cli::generate_pubsub_command(argc, argv);
+    if (command == "skyline") return sextant::cli::skyline_command(argc, argv);
     std::fprintf(stderr, "sextant: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
   } catch (const sextant::Error& e) {

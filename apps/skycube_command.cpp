@@ -5,6 +5,7 @@
 
 #include "api/skycube.hpp"
 #include "apps/commands.hpp"
+#include "apps/dataset_input.hpp"
 #include "apps/output.hpp"
 #include "apps/progress.hpp"
 #include "cli/arguments.hpp"
@@ -20,25 +21,6 @@
 namespace sextant::cli {
 
 namespace {
-
-Dataset load_input(const Arguments& args, PhaseTimes& phases) {
-  const bool from_file = args.has("input");
-  const bool generated = args.has("generate");
-  if (from_file == generated)
-    throw Error::argument("--input/--generate", from_file ? "both" : "neither", "exactly one of them",
-                          "name the input");
-  enter_phase(from_file ? "loading the input" : "generating the input");
-  Stopwatch sw;
-  Dataset data = from_file ? datagen::read_dataset(*args.get("input"))
-                           : datagen::generate(datagen::parse_generate_spec("--generate", *args.get("generate")));
-  if (const auto prefer = args.get("prefer")) {
-    // Files and generators give all-min datasets; re-apply with the requested preferences.
-    auto prefs = parse_preferences("--prefer", *prefer, data.dims());
-    data = Dataset(data.size(), data.dims(), data.values(), std::move(prefs), data.origin());
-  }
-  phases.add(from_file ? "load" : "generate", sw.seconds());
-  return data;
-}
 
 void write_cube(const std::string& output, const std::string& format, const skycube::HashCube& cube,
                 int threads) {
@@ -129,7 +111,7 @@ int skycube_command(int argc, char** argv) {
   options.threads = static_cast<int>(args.get_int("threads", 0, 1, 4096));
 
   PhaseTimes phases;
-  const Dataset data = load_input(args, phases);
+  const Dataset data = load_dataset(args, phases);
   options.max_level = static_cast<int>(args.get_int("max-level", data.dims(), 1, data.dims()));
 
   skycube::SkycubeResult result;

@@ -7,7 +7,9 @@ install(TARGETS sextant sextant_warnings ${_sextant_targets} EXPORT SextantTarge
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS sextant_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET sextant_cli)
+  install(TARGETS sextant_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 
 # Only the public headers: the umbrellas of include/sextant/ and what they include, computed when
 # installing, with internal includes rewritten to "sextant/..." (SextantPublicHeaders.cmake).

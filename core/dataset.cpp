@@ -24,37 +24,82 @@ std::vector<Preference> parse_preferences(const char* parameter, std::string_vie
     pos = comma + 1;
   }
   if (static_cast<int>(out.size()) != d)
-    throw Error::argument(parameter, text, valid,
-                          "has " + std::to_string(out.size()) + " entries for " + std::to_string(d) + " columns");
+    throw Error::argument(
+        parameter, text, valid,
+        "has " + std::to_string(out.size()) + " entries for " + std::to_string(d) + " columns");
   return out;
 }
 
-Dataset::Dataset(std::size_t n, int d, std::span<const float> values, std::vector<Preference> preferences,
-                 std::string origin)
+namespace {
+
+[[noreturn]] void not_finite(const std::string& origin, std::size_t i, int j, float v) {
+  throw Error(ErrorKind::bad_input, origin + ": row " + std::to_string(i) + ", column " + std::to_string(j) +
+                                        ": value is " + (std::isnan(v) ? "NaN" : "infinite") +
+                                        "; every value must be finite");
+}
+
+}  // namespace
+
+Dataset::Dataset(std::size_t n, int d, std::vector<Preference> preferences, std::string origin)
     : n_(n), d_(d), preferences_(std::move(preferences)), origin_(std::move(origin)) {
   if (d < 1 || d > max_columns)
-    throw Error::argument("d", std::to_string(d), "1.." + std::to_string(max_columns), "unsupported column count");
-  if (values.size() != n * static_cast<std::size_t>(d))
-    throw Error::internal("Dataset: " + std::to_string(values.size()) + " values for " + std::to_string(n) + " x " +
-                          std::to_string(d));
+    throw Error::argument("d", std::to_string(d), "1.." + std::to_string(max_columns),
+                          "unsupported column count");
   if (n > std::size_t{0xFFFFFFFEu})
-    throw Error::argument("n", std::to_string(n), "at most 4294967294 points", "too many points for 32-bit ids");
+    throw Error::argument("n", std::to_string(n), "at most 4294967294 points",
+                          "too many points for 32-bit ids");
   if (preferences_.empty()) preferences_.assign(static_cast<std::size_t>(d), Preference::min);
   if (static_cast<int>(preferences_.size()) != d)
     throw Error::argument("preferences", std::to_string(preferences_.size()) + " entries",
                           std::to_string(d) + " entries", "one preference per column");
+}
 
+Dataset::Dataset(std::size_t n, int d, std::span<const float> values, std::vector<Preference> preferences,
+                 std::string origin)
+    : Dataset(n, d, std::move(preferences), std::move(origin)) {
+  if (values.size() != n * static_cast<std::size_t>(d))
+    throw Error::internal("Dataset: " + std::to_string(values.size()) + " values for " + std::to_string(n) +
+                          " x " + std::to_string(d));
   values_ = AlignedBuffer<float>(values.size());
+  data_ = values_.data();
   for (std::size_t i = 0; i < n; ++i) {
     for (int j = 0; j < d; ++j) {
       const float v = values[i * d + j];
-      if (!std::isfinite(v))
-        throw Error(ErrorKind::bad_input, origin_ + ": row " + std::to_string(i) + ", column " +
-                                              std::to_string(j) + ": value is " +
-                                              (std::isnan(v) ? "NaN" : "infinite") + "; every value must be finite");
+      if (!std::isfinite(v)) not_finite(origin_, i, j, v);
       values_[i * d + j] = preferences_[j] == Preference::max ? -v : v;
     }
   }
+}
+
+Dataset Dataset::view(std::size_t n, int d, std::span<const float> values, std::string origin) {
+  Dataset out(n, d, {}, std::move(origin));
+  if (values.size() != n * static_cast<std::size_t>(d))
+    throw Error::internal("Dataset::view: " + std::to_string(values.size()) + " values for " +
+                          std::to_string(n) + " x " + std::to_string(d));
+  // One branch per row (the checks of a row vectorise); the error names the first bad value.
+  for (std::size_t i = 0; i < n; ++i) {
+    const float* row = values.data() + i * static_cast<std::size_t>(d);
+    bool finite = true;
+    for (int j = 0; j < d; ++j) finite &= std::isfinite(row[j]);
+    if (!finite)
+      for (int j = 0; j < d; ++j)
+        if (!std::isfinite(row[j])) not_finite(out.origin_, i, j, row[j]);
+  }
+  out.data_ = values.data();
+  return out;
+}
+
+Dataset::Dataset(const Dataset& other)
+    : n_(other.n_),
+      d_(other.d_),
+      values_(other.values_),
+      data_(other.is_view() ? other.data_ : values_.data()),
+      preferences_(other.preferences_),
+      origin_(other.origin_) {}
+
+Dataset& Dataset::operator=(const Dataset& other) {
+  if (this != &other) *this = Dataset(other);
+  return *this;
 }
 
 float Dataset::input_value(PointId id, int column) const noexcept {

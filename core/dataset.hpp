@@ -1,6 +1,6 @@
-// A dataset: n points x d columns of float32, row-major, contiguous, 64-byte aligned.
-// Column preferences are applied once, at construction: a "max" column is negated, so
-// every algorithm minimises. Point id = row index.
+// A dataset: n points x d columns of float32, row-major, contiguous (64-byte aligned when it owns
+// its values). Column preferences are applied once, at construction: a "max" column is negated,
+// so every algorithm minimises. Point id = row index.
 #pragma once
 
 #include <cstddef>
@@ -27,6 +27,14 @@ class Dataset {
   // length (empty = all min).
   Dataset(std::size_t n, int d, std::span<const float> values, std::vector<Preference> preferences = {},
           std::string origin = "dataset");
+  // A dataset over the caller's values, without a copy (every column "min"): the caller keeps
+  // them alive and unchanged while the dataset or a copy of it is used. The same checks as above.
+  static Dataset view(std::size_t n, int d, std::span<const float> values, std::string origin = "dataset");
+
+  Dataset(const Dataset& other);
+  Dataset& operator=(const Dataset& other);
+  Dataset(Dataset&&) noexcept = default;
+  Dataset& operator=(Dataset&&) noexcept = default;
 
   std::size_t size() const noexcept { return n_; }
   int dims() const noexcept { return d_; }
@@ -35,17 +43,22 @@ class Dataset {
   const std::string& origin() const noexcept { return origin_; }
 
   // Minimisation form (max columns negated).
-  const float* row(PointId id) const noexcept { return values_.data() + std::size_t{id} * d_; }
+  const float* row(PointId id) const noexcept { return data_ + std::size_t{id} * d_; }
   float operator()(PointId id, int column) const noexcept { return row(id)[column]; }
-  std::span<const float> values() const noexcept { return values_.span(); }
+  std::span<const float> values() const noexcept { return {data_, n_ * static_cast<std::size_t>(d_)}; }
+  // Whether the values are the caller's (view), not a copy.
+  bool is_view() const noexcept { return d_ > 0 && data_ != values_.data(); }
 
   // The value as it was given (max columns negated back).
   float input_value(PointId id, int column) const noexcept;
 
  private:
+  Dataset(std::size_t n, int d, std::vector<Preference> preferences, std::string origin);
+
   std::size_t n_ = 0;
   int d_ = 0;
-  AlignedBuffer<float> values_;
+  AlignedBuffer<float> values_;  // empty for a view
+  const float* data_ = nullptr;  // values_.data() or the caller's values
   std::vector<Preference> preferences_;
   std::string origin_;
 };

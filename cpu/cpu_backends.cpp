@@ -39,6 +39,10 @@ skycube::SkycubeResult skycube_on_scheduler(const Dataset& data, skycube::Templa
   return skycube::skycube_on_scheduler(data, kind, max_level, s, skycube::NoMoreOffers{});
 }
 
+std::vector<PointId> skyline_on_scheduler(const Dataset& data, Mask subspace, scheduler::Scheduler& s) {
+  return skycube::skyline_on_scheduler(data, subspace, s, skycube::NoMoreOffers{});
+}
+
 }  // namespace sextant::backends
 
 namespace sextant::window::detail {

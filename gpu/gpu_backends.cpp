@@ -86,6 +86,8 @@ struct GpuOffers {
         [hooks = std::make_shared<SdscGpuHooks>(team, *data)](int worker) { return (*hooks)(worker); },
         true}};
   }
+  // The skyline front door runs SDSC's cuboid hook over every point (one hook per host worker).
+  auto skyline(const SchedulerTeam& team) const { return sdsc(team); }
   auto mdmc(const SchedulerTeam& team) const {
     return std::tuple{skycube::Offer{[&team](int worker) {
                                        skycube::MdmcGpuOptions options;
@@ -126,6 +128,10 @@ skycube::SkycubeResult skycube_on_scheduler(const Dataset& data, skycube::Templa
   extended.times().add_to(result.device_times, "extended skyline");
   if (kind == skycube::TemplateKind::mdmc) tree.times().add_to(result.device_times, "quad tree");
   return result;
+}
+
+std::vector<PointId> skyline_on_scheduler(const Dataset& data, Mask subspace, scheduler::Scheduler& s) {
+  return skycube::skyline_on_scheduler(data, subspace, s, GpuOffers{&data});
 }
 
 }  // namespace sextant::backends

@@ -1,7 +1,9 @@
 #include "scheduler/counters.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -39,6 +41,31 @@ std::vector<std::string> parse_counter_events(const char* parameter, std::string
 }
 
 namespace detail {
+
+std::string event_failure_message(const std::string& event, bool unknown_event, const std::string& papi_error,
+                                  int counters, const std::string& disabled, int paranoid, bool hypervisor) {
+  if (counters == 0 || !disabled.empty()) {
+    std::string why;
+    if (!disabled.empty()) why = "PAPI's CPU component is disabled: " + disabled;
+    if (paranoid > 2) {
+      why += (why.empty() ? "" : "; ") + std::string("kernel.perf_event_paranoid is ") +
+             std::to_string(paranoid) + " (counters need 2 or less, or CAP_PERFMON)";
+    } else if (hypervisor) {
+      why += (why.empty() ? "" : "; ") +
+             std::string(
+                 "this is a virtual machine (the CPU flags say 'hypervisor') whose hypervisor passes no "
+                 "performance counters through");
+    }
+    if (why.empty()) why = "PAPI finds no hardware counters";
+    return "this machine exposes no hardware counters (" + event + " could not be added: " + why +
+           "); run on bare metal or a VM with a virtual PMU, with kernel.perf_event_paranoid <= 2 "
+           "(sysctl -w kernel.perf_event_paranoid=2) or CAP_PERFMON; the run goes on without counters";
+  }
+  if (unknown_event)
+    return event + ": unknown event on this machine: " + papi_error +
+           " (papi_avail and papi_native_avail list the events it has)";
+  return event + ": " + papi_error;
+}
 
 CounterSet::CounterSet(CounterSet&& other) noexcept
     : event_set_(std::exchange(other.event_set_, -1)),
@@ -85,6 +112,10 @@ struct Papi {
   decltype(&PAPI_reset) reset = nullptr;
   decltype(&PAPI_read) read = nullptr;
   decltype(&PAPI_stop) stop = nullptr;
+  // Optional (resolved when present): what the CPU component has, to tell a machine without
+  // counters from an unknown event.
+  decltype(&PAPI_num_cmp_hwctrs) num_cmp_hwctrs = nullptr;
+  decltype(&PAPI_get_component_info) get_component_info = nullptr;
 
   std::string describe(int rc) const {
     const char* text = error_text(rc);
@@ -136,6 +167,9 @@ std::string load(Papi& p) {
   resolve(p.read, "PAPI_read");
   resolve(p.stop, "PAPI_stop");
   if (missing) return lib.name + " is not a usable PAPI library: it has no " + missing_name;
+  p.num_cmp_hwctrs = reinterpret_cast<decltype(p.num_cmp_hwctrs)>(::dlsym(lib.handle, "PAPI_num_cmp_hwctrs"));
+  p.get_component_info =
+      reinterpret_cast<decltype(p.get_component_info)>(::dlsym(lib.handle, "PAPI_get_component_info"));
   // PAPI_VER_CURRENT is this build's papi.h; the library accepts only its own version.
   const int version = p.library_init(PAPI_VER_CURRENT);
   if (version != PAPI_VER_CURRENT) {
@@ -161,6 +195,31 @@ const PapiState& papi_state() {
     }
   });
   return state;
+}
+
+int perf_event_paranoid() {
+  std::ifstream in("/proc/sys/kernel/perf_event_paranoid");
+  int value = INT_MIN;
+  return in >> value ? value : INT_MIN;
+}
+
+bool under_hypervisor() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("flags", 0) == 0) return line.find(" hypervisor") != std::string::npos;
+  return false;
+}
+
+std::string event_failure(const Papi& papi, const std::string& event, int rc) {
+  const int counters = papi.num_cmp_hwctrs != nullptr ? papi.num_cmp_hwctrs(0) : -1;
+  std::string disabled;
+  if (papi.get_component_info != nullptr)
+    if (const PAPI_component_info_t* info = papi.get_component_info(0);
+        info != nullptr && info->disabled != 0)
+      disabled = info->disabled_reason;
+  return event_failure_message(event, rc == PAPI_ENOEVNT, papi.describe(rc), counters, disabled,
+                               perf_event_paranoid(), under_hypervisor());
 }
 
 // For event sets already open: PAPI loaded.
@@ -200,7 +259,7 @@ CounterSet CounterSet::open(std::span<const std::string> events) noexcept {
     };
     for (const std::string& name : events)
       if (const int rc = papi.add_named_event(set, name.c_str()); rc != PAPI_OK)
-        return fail(name + ": " + papi.describe(rc));
+        return fail(event_failure(papi, name, rc));
     if (const int rc = papi.start(set); rc != PAPI_OK)
       return fail(std::string("PAPI_start: ") + papi.describe(rc));
     out.event_set_ = set;

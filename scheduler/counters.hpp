@@ -24,6 +24,15 @@ struct CounterStatus {
 
 namespace detail {
 
+// Why an event could not be added, telling apart an event this machine does not know from a
+// machine that exposes no hardware counters at all (a virtual machine without a virtual PMU, a
+// container, kernel.perf_event_paranoid), with what to do. `counters`: the CPU component's
+// hardware counters (-1: unknown); `disabled`: PAPI's reason for disabling that component ("" if
+// not); `paranoid`: /proc/sys/kernel/perf_event_paranoid (INT_MIN: unreadable); `hypervisor`:
+// the CPU flags say a hypervisor runs this machine; `papi_error`: PAPI's text for the failure.
+std::string event_failure_message(const std::string& event, bool unknown_event, const std::string& papi_error,
+                                  int counters, const std::string& disabled, int paranoid, bool hypervisor);
+
 // One thread's event set; opened, restarted, read and closed on that thread. Never throws.
 class CounterSet {
  public:

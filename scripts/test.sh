@@ -2,7 +2,10 @@
 # Installs what is missing, builds, and runs every test (GPU-labelled tests skip without a GPU),
 # then builds the CPU code again with AddressSanitizer + UBSan and runs the CPU tests, and
 # checks that the installed CMake package works for a consumer, without PAPI (scripts/package-test.sh).
+# Then it builds the Python package against that install and runs its pytest suite
+# (scripts/python-test.sh; needs python3 with venv and PyPI).
 #   SEXTANT_ENABLE_CUDA=AUTO|ON|OFF (default AUTO)   SEXTANT_SKIP_SANITIZERS=1 to skip that pass
+#   SEXTANT_SKIP_PYTHON=1 to skip the Python step
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SEXTANT_BUILD_DIR:-$root/build}
@@ -19,6 +22,13 @@ ctest --test-dir "$build/test" --output-on-failure -j "$jobs" --timeout 900
 
 echo "== installed package"
 "$root/scripts/package-test.sh" "$build/test" "$build/package"
+
+if [ "${SEXTANT_SKIP_PYTHON:-0}" != 1 ]; then
+  # The extension is compiled against the install the package step made (no library is built
+  # twice) and compared with this build's sextant command.
+  echo "== Python package (pytest)"
+  "$root/scripts/python-test.sh" "$build/python" "$build/package/install" "$build/test/apps/sextant"
+fi
 
 if [ "${SEXTANT_SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== CPU tests under AddressSanitizer + UBSan"

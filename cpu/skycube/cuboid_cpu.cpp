@@ -15,13 +15,13 @@ void detail::check_allowed(bool allowed, std::string_view variant) {
 }
 
 void SequentialCuboidCpu::compute(const skycube::CuboidInput& in, skycube::CuboidOutput& out) {
-  engine.get().run(in.data, {in.candidates}, in.subspace, true, 1, out.skyline, out.extended_only,
-                   detail::best_cuboid_kernels());
+  engine.get().run(in.data, detail::candidates_of(in), in.subspace, true, 1, out.skyline, out.extended_only,
+                   detail::best_cuboid_kernels(), in.skyline_only);
 }
 
 void ParallelCuboidCpu::compute(const skycube::CuboidInput& in, skycube::CuboidOutput& out) {
-  engine.get().run(in.data, {in.candidates}, in.subspace, true, threads, out.skyline, out.extended_only,
-                   detail::best_cuboid_kernels());
+  engine.get().run(in.data, detail::candidates_of(in), in.subspace, true, threads, out.skyline, out.extended_only,
+                   detail::best_cuboid_kernels(), in.skyline_only);
 }
 
 }  // namespace sextant::cpu

@@ -42,6 +42,13 @@ inline constexpr std::string_view parallel_cuboid_name = "cpu-hybrid-cuboid-para
 // not offer it fails with a message instead of an illegal instruction.
 void check_allowed(bool allowed, std::string_view variant);
 
+// The input's candidates; every point of the dataset as a range (no id list to read) when the
+// list holds as many ids as the dataset has points (ascending distinct ids: all of them).
+inline CandidateList candidates_of(const skycube::CuboidInput& in) noexcept {
+  if (in.candidates.size() == in.data.size()) return {{}, in.data.size(), true};
+  return {in.candidates};
+}
+
 }  // namespace detail
 
 // The cuboid hook on the calling thread, compiled for one instruction set.
@@ -55,8 +62,8 @@ struct SequentialCuboidCpuOn {
 
   void compute(const skycube::CuboidInput& in, skycube::CuboidOutput& out) {
     detail::check_allowed(can_run(), name);
-    engine.get().run(in.data, {in.candidates}, in.subspace, true, 1, out.skyline, out.extended_only,
-                     detail::cuboid_kernels<Isa>());
+    engine.get().run(in.data, detail::candidates_of(in), in.subspace, true, 1, out.skyline, out.extended_only,
+                     detail::cuboid_kernels<Isa>(), in.skyline_only);
   }
 
   detail::EngineCache engine{};
@@ -75,8 +82,8 @@ struct ParallelCuboidCpuOn {
 
   void compute(const skycube::CuboidInput& in, skycube::CuboidOutput& out) {
     detail::check_allowed(can_run(), name);
-    engine.get().run(in.data, {in.candidates}, in.subspace, true, threads, out.skyline, out.extended_only,
-                     detail::cuboid_kernels<Isa>());
+    engine.get().run(in.data, detail::candidates_of(in), in.subspace, true, threads, out.skyline,
+                     out.extended_only, detail::cuboid_kernels<Isa>(), in.skyline_only);
   }
 
   detail::EngineCache engine{};

@@ -3,7 +3,11 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <exception>
+#include <limits>
+#include <numeric>
 
 #include "cpu/simd/isa.hpp"
 
@@ -17,9 +21,11 @@ const CuboidKernels& best_cuboid_kernels() {
 
 void CuboidEngine::run(const Dataset& data, CandidateList candidates, Mask mask, bool classify, int threads,
                        std::vector<PointId>& skyline, std::vector<PointId>& extended_only,
-                       const CuboidKernels& kernels) {
+                       const CuboidKernels& kernels, bool skyline_only) {
   skyline.clear();
   extended_only.clear();
+  if (candidates.size() >= CuboidPolicy::prefilter_min_points)
+    candidates = prefilter(data, candidates, mask, classify && !skyline_only, threads, kernels);
   const std::size_t m = candidates.size();
   if (m == 0) return;
   const std::size_t team =
@@ -78,6 +84,104 @@ void CuboidEngine::run(const Dataset& data, CandidateList candidates, Mask mask,
     else if (verdicts_[i] == Verdict::extended)
       extended_only.push_back(candidates[i]);
   }
+}
+
+bool CuboidEngine::fit_prefilter(const Dataset& data, CandidateList candidates, Mask mask, bool strict,
+                                 const CuboidKernels& kernels) {
+  const std::size_t m = candidates.size();
+  const std::size_t s = std::min(m, CuboidPolicy::prefilter_sample);
+  sample_.resize(s);
+  for (std::size_t i = 0; i < s; ++i) sample_[i] = candidates[i * m / s];  // ascending
+  if (!sample_engine_) sample_engine_ = std::make_unique<CuboidEngine>();
+  sample_engine_->run(data, {sample_}, mask, true, 1, sample_skyline_, sample_rest_, kernels);
+
+  Prefilter& f = filter_;
+  f.strict = strict;
+  f.columns.clear();
+  for (Mask rest = mask; rest != 0; rest &= rest - 1) f.columns.push_back(std::countr_zero(rest));
+  const std::size_t columns = f.columns.size();
+  const auto removes = [&](PointId q, PointId p) {
+    bool le = true, lt_some = false, lt_all = true;
+    for (std::size_t c = 0; c < columns && le; ++c) {
+      const float a = data(q, f.columns[c]);
+      const float b = data(p, f.columns[c]);
+      le = a <= b;
+      lt_some = lt_some || a < b;
+      lt_all = lt_all && a < b;
+    }
+    return strict ? le && lt_all : le && lt_some;
+  };
+  // The sample's skyline points (at most prefilter_candidates of them, evenly spread over the
+  // list) each remove a set of sample points; the filter points are chosen greedily, each the one
+  // that removes the most sample points the ones before it left.
+  const std::size_t pool = std::min(sample_skyline_.size(), CuboidPolicy::prefilter_candidates);
+  const std::size_t words = (s + 63) / 64;
+  std::vector<std::uint64_t> removed(pool * words, 0);
+  for (std::size_t k = 0; k < pool; ++k) {
+    const PointId q = sample_skyline_[k * sample_skyline_.size() / pool];
+    for (std::size_t i = 0; i < s; ++i)
+      if (removes(q, sample_[i])) removed[k * words + i / 64] |= std::uint64_t{1} << (i % 64);
+  }
+  std::vector<std::uint64_t> left(words, ~std::uint64_t{0});
+  f.values.assign(columns * Prefilter::lanes, std::numeric_limits<float>::quiet_NaN());
+  f.count = 0;
+  std::size_t pruned = 0;
+  while (f.count < Prefilter::lanes) {
+    std::size_t best = pool, best_gain = 0;
+    for (std::size_t k = 0; k < pool; ++k) {
+      std::size_t gain = 0;
+      for (std::size_t w = 0; w < words; ++w)
+        gain += static_cast<std::size_t>(std::popcount(removed[k * words + w] & left[w]));
+      if (gain > best_gain) best = k, best_gain = gain;
+    }
+    if (best == pool) break;  // no point removes anything more
+    for (std::size_t w = 0; w < words; ++w) left[w] &= ~removed[best * words + w];
+    const PointId q = sample_skyline_[best * sample_skyline_.size() / pool];
+    for (std::size_t c = 0; c < columns; ++c)
+      f.values[c * Prefilter::lanes + static_cast<std::size_t>(f.count)] = data(q, f.columns[c]);
+    ++f.count;
+    pruned += best_gain;
+  }
+  // Worth a pass over every candidate only when it removes a good share of the sample.
+  return f.count > 0 &&
+         static_cast<double>(pruned) >= CuboidPolicy::prefilter_min_pruned * static_cast<double>(s);
+}
+
+CandidateList CuboidEngine::prefilter(const Dataset& data, CandidateList candidates, Mask mask, bool strict,
+                                      int threads, const CuboidKernels& kernels) {
+  // Rounds: each fits its filter points to what the last one left, whose skyline points are
+  // the stronger filters, while that still removes a good share.
+  for (int round = 0; round < CuboidPolicy::prefilter_rounds; ++round) {
+    if (candidates.size() < CuboidPolicy::prefilter_min_points) break;
+    if (!fit_prefilter(data, candidates, mask, strict, kernels)) break;
+    candidates = filter_pass(data, candidates, threads, kernels, round % 2);
+  }
+  return candidates;
+}
+
+CandidateList CuboidEngine::filter_pass(const Dataset& data, CandidateList candidates, int threads,
+                                        const CuboidKernels& kernels, int buffer) {
+  std::vector<PointId>& out = survivors_[buffer];
+  const std::size_t m = candidates.size();
+  if (out.size() < m) out.resize(m);
+  const int team = std::max(1, std::min(threads, static_cast<int>(m / CuboidPolicy::prefilter_min_points)));
+  if (team == 1)
+    return {
+        std::span<const PointId>(out.data(), kernels.prefilter(data, candidates, 0, m, filter_, out.data()))};
+  // Each thread filters a contiguous slice in place, then the slices are packed in order.
+  std::vector<std::size_t> kept(static_cast<std::size_t>(team));
+  const auto slice = [&](int t) { return static_cast<std::size_t>(t) * m / static_cast<std::size_t>(team); };
+#pragma omp parallel for num_threads(team) schedule(static, 1)
+  for (int t = 0; t < team; ++t)
+    kept[static_cast<std::size_t>(t)] =
+        kernels.prefilter(data, candidates, slice(t), slice(t + 1), filter_, out.data() + slice(t));
+  std::size_t at = kept[0];
+  for (int t = 1; t < team; ++t) {
+    std::copy_n(out.begin() + static_cast<std::ptrdiff_t>(slice(t)), kept[static_cast<std::size_t>(t)],
+                out.begin() + static_cast<std::ptrdiff_t>(at));
+    at += kept[static_cast<std::size_t>(t)];
+  }
+  return {std::span<const PointId>(out.data(), at)};
 }
 
 // The tiles of one partition, in score order.

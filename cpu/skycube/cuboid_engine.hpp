@@ -24,11 +24,23 @@ class CuboidEngine {
   // Both lists ascending. `threads` > 1 splits the work over an OpenMP team (see
   // cuboid_state.hpp: interleaved partitions, then a cross phase). `kernels`: the instantiation
   // for one instruction set (cuboid_kernels<Isa>(), the caller checks cpu::allowed<Isa>()).
+  // skyline_only (classify mode): only `skyline` is wanted, extended_only may stay incomplete.
+  // From CuboidPolicy::prefilter_min_points candidates on, a prefilter (cuboid_state.hpp) removes
+  // the candidates a few strong points dominate before the sort.
   void run(const Dataset& data, CandidateList candidates, Mask mask, bool classify, int threads,
            std::vector<PointId>& skyline, std::vector<PointId>& extended_only,
-           const CuboidKernels& kernels = best_cuboid_kernels());
+           const CuboidKernels& kernels = best_cuboid_kernels(), bool skyline_only = false);
 
  private:
+  // The candidates no filter point removes, or `candidates` when a prefilter would not pay.
+  CandidateList prefilter(const Dataset& data, CandidateList candidates, Mask mask, bool strict, int threads,
+                          const CuboidKernels& kernels);
+  bool fit_prefilter(const Dataset& data, CandidateList candidates, Mask mask, bool strict,
+                     const CuboidKernels& kernels);
+  // One pass of filter_ over the candidates into survivors_[buffer].
+  CandidateList filter_pass(const Dataset& data, CandidateList candidates, int threads,
+                            const CuboidKernels& kernels, int buffer);
+
   void run_tiles(CuboidState& part, const CuboidKernels& kernels);
   void start_block(CuboidState& part);
   void finish_block(CuboidState& part);
@@ -36,6 +48,9 @@ class CuboidEngine {
   SortedCandidates sorted_;
   std::vector<CuboidState> parts_;  // one per thread
   std::vector<Verdict> verdicts_;   // per candidate position
+  Prefilter filter_;
+  std::vector<PointId> survivors_[2], sample_, sample_skyline_, sample_rest_;
+  std::unique_ptr<CuboidEngine> sample_engine_;  // the sample's skyline
 };
 
 // A lazily created engine that copies as empty: lets the hook types stay aggregates

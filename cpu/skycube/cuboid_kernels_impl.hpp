@@ -524,6 +524,166 @@ void cross_points(std::span<CuboidState> parts, std::size_t scratch, std::size_t
   }
 }
 
+// ---- the prefilter (cuboid_state.hpp: Prefilter) -----------------------------------------------
+
+// The filter points of up to 8 columns held in registers for a whole pass (Columns = 0: any
+// number, read from memory). One bit per lane whose point removes the row.
+template <class Isa, int Columns, bool Strict>
+struct FilterTest {
+  static constexpr int held = Columns > 0 ? Columns : 1;
+  int columns[max_columns];
+  int count;
+  const Prefilter* f;
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
+  __m512 q512[held];
+#endif
+#if defined(__AVX2__)
+  __m256 q256[held][2];
+#endif
+
+  explicit FilterTest(const Prefilter& filter) : count(static_cast<int>(filter.columns.size())), f(&filter) {
+    for (int c = 0; c < count; ++c) columns[c] = filter.columns[static_cast<std::size_t>(c)];
+    if constexpr (Columns > 0) {
+      for (int c = 0; c < Columns; ++c) {
+        [[maybe_unused]] const float* v =
+            filter.values.data() + static_cast<std::size_t>(c) * Prefilter::lanes;
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
+        if constexpr (std::is_same_v<Isa, Avx512Isa>) q512[c] = _mm512_load_ps(v);
+#endif
+#if defined(__AVX2__)
+        if constexpr (!std::is_same_v<Isa, ScalarIsa>) {
+          q256[c][0] = _mm256_load_ps(v);
+          q256[c][1] = _mm256_load_ps(v + 8);
+        }
+#endif
+      }
+    }
+  }
+
+  std::uint32_t operator()(const float* row) const noexcept {
+    constexpr bool fixed = Columns > 0;
+    const int n = fixed ? Columns : count;
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512VL__)
+    if constexpr (std::is_same_v<Isa, Avx512Isa>) {
+      __mmask16 le = 0xFFFF;
+      __mmask16 lt = Strict ? 0xFFFF : 0;
+      for (int c = 0; c < n; ++c) {
+        const __m512 p = _mm512_set1_ps(row[columns[c]]);
+        const __m512 q =
+            fixed ? q512[c]
+                  : _mm512_load_ps(f->values.data() + static_cast<std::size_t>(c) * Prefilter::lanes);
+        if constexpr (Strict) {
+          lt = _mm512_mask_cmp_ps_mask(lt, q, p, _CMP_LT_OQ);
+        } else {
+          le = _mm512_mask_cmp_ps_mask(le, q, p, _CMP_LE_OQ);
+          lt = static_cast<__mmask16>(lt | _mm512_cmp_ps_mask(q, p, _CMP_LT_OQ));
+        }
+      }
+      return static_cast<std::uint32_t>(Strict ? lt : le & lt);
+    }
+#endif
+#if defined(__AVX2__)
+    if constexpr (std::is_same_v<Isa, Avx2Isa>) {
+      const __m256 ones = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+      __m256 le0 = ones, le1 = ones;
+      __m256 lt0 = Strict ? ones : _mm256_setzero_ps();
+      __m256 lt1 = lt0;
+      for (int c = 0; c < n; ++c) {
+        const __m256 p = _mm256_broadcast_ss(row + columns[c]);
+        const float* v = f->values.data() + static_cast<std::size_t>(c) * Prefilter::lanes;
+        const __m256 q0 = fixed ? q256[c][0] : _mm256_load_ps(v);
+        const __m256 q1 = fixed ? q256[c][1] : _mm256_load_ps(v + 8);
+        if constexpr (Strict) {
+          lt0 = _mm256_and_ps(lt0, _mm256_cmp_ps(q0, p, _CMP_LT_OQ));
+          lt1 = _mm256_and_ps(lt1, _mm256_cmp_ps(q1, p, _CMP_LT_OQ));
+        } else {
+          le0 = _mm256_and_ps(le0, _mm256_cmp_ps(q0, p, _CMP_LE_OQ));
+          le1 = _mm256_and_ps(le1, _mm256_cmp_ps(q1, p, _CMP_LE_OQ));
+          lt0 = _mm256_or_ps(lt0, _mm256_cmp_ps(q0, p, _CMP_LT_OQ));
+          lt1 = _mm256_or_ps(lt1, _mm256_cmp_ps(q1, p, _CMP_LT_OQ));
+        }
+      }
+      if constexpr (!Strict) {
+        lt0 = _mm256_and_ps(le0, lt0);
+        lt1 = _mm256_and_ps(le1, lt1);
+      }
+      return static_cast<std::uint32_t>(_mm256_movemask_ps(lt0)) |
+             static_cast<std::uint32_t>(_mm256_movemask_ps(lt1)) << 8;
+    }
+#endif
+    std::uint32_t out = 0;
+    for (int lane = 0; lane < f->count; ++lane) {
+      bool le = true;
+      bool lt_some = false;
+      bool lt_all = true;
+      for (int c = 0; c < n && le; ++c) {
+        const float q =
+            f->values[static_cast<std::size_t>(c) * Prefilter::lanes + static_cast<std::size_t>(lane)];
+        const float p = row[columns[c]];
+        le = q <= p;
+        lt_some = lt_some || q < p;
+        lt_all = lt_all && q < p;
+      }
+      if (Strict ? le && lt_all : le && lt_some) out |= 1u << lane;
+    }
+    return out;
+  }
+};
+
+template <class Isa, int Columns, bool Strict>
+std::size_t prefilter_pass(const Dataset& data, CandidateList candidates, std::size_t begin, std::size_t end,
+                           const Prefilter& f, PointId* out) {
+  const FilterTest<Isa, Columns, Strict> removed_by(f);
+  std::size_t kept = 0;
+  if (candidates.is_all) {
+    for (std::size_t i = begin; i < end; ++i) {
+      out[kept] = static_cast<PointId>(i);
+      kept += removed_by(data.row(static_cast<PointId>(i))) == 0 ? 1 : 0;
+    }
+    return kept;
+  }
+  constexpr std::size_t prefetch_distance = 16;
+  for (std::size_t i = begin; i < end; ++i) {
+    const PointId id = candidates.ids[i];
+    if (i + prefetch_distance < end) __builtin_prefetch(data.row(candidates.ids[i + prefetch_distance]));
+    out[kept] = id;
+    kept += removed_by(data.row(id)) == 0 ? 1 : 0;
+  }
+  return kept;
+}
+
+template <class Isa, bool Strict>
+std::size_t prefilter_columns(const Dataset& data, CandidateList candidates, std::size_t begin,
+                              std::size_t end, const Prefilter& f, PointId* out) {
+  switch (f.columns.size()) {
+    case 1:
+      return prefilter_pass<Isa, 1, Strict>(data, candidates, begin, end, f, out);
+    case 2:
+      return prefilter_pass<Isa, 2, Strict>(data, candidates, begin, end, f, out);
+    case 3:
+      return prefilter_pass<Isa, 3, Strict>(data, candidates, begin, end, f, out);
+    case 4:
+      return prefilter_pass<Isa, 4, Strict>(data, candidates, begin, end, f, out);
+    case 5:
+      return prefilter_pass<Isa, 5, Strict>(data, candidates, begin, end, f, out);
+    case 6:
+      return prefilter_pass<Isa, 6, Strict>(data, candidates, begin, end, f, out);
+    case 7:
+      return prefilter_pass<Isa, 7, Strict>(data, candidates, begin, end, f, out);
+    case 8:
+      return prefilter_pass<Isa, 8, Strict>(data, candidates, begin, end, f, out);
+    default:
+      return prefilter_pass<Isa, 0, Strict>(data, candidates, begin, end, f, out);
+  }
+}
+
+template <class Isa>
+std::size_t prefilter(const Dataset& data, CandidateList candidates, std::size_t begin, std::size_t end,
+                      const Prefilter& f, PointId* out) {
+  return f.strict ? prefilter_columns<Isa, true>(data, candidates, begin, end, f, out)
+                  : prefilter_columns<Isa, false>(data, candidates, begin, end, f, out);
+}
+
 // Picks the instantiation for the mode and the code width once per call (a chunk of points).
 template <class Isa, template <class, bool, int> class Phase, class... Args>
 void dispatch(const SortedCandidates& s, Args&&... args) {
@@ -576,6 +736,6 @@ void cross(std::span<CuboidState> parts, std::size_t scratch, std::size_t begin,
 namespace sextant::cpu::detail {
 template <class Isa>
 CuboidKernels cuboid_kernels() noexcept {
-  return {&kernels::phase1<Isa>, &kernels::phase2<Isa>, &kernels::cross<Isa>};
+  return {&kernels::prefilter<Isa>, &kernels::phase1<Isa>, &kernels::phase2<Isa>, &kernels::cross<Isa>};
 }
 }  // namespace sextant::cpu::detail

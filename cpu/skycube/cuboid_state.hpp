@@ -59,6 +59,14 @@ struct CuboidPolicy {
   static constexpr std::size_t max_quantiser_sample = 256;  //   m / 16, within these bounds
   static constexpr std::size_t min_tail = 64;               // ungrouped witnesses before regrouping
   static constexpr std::size_t simd_pad = 8;                // slack (points) for vector loads past the end
+  // The prefilter (Prefilter below): from this many candidates on; the sample whose skyline
+  // points are the candidate filter points (at most prefilter_candidates of them); a round runs
+  // only when its filters remove at least this share of the sample; at most this many rounds.
+  static constexpr std::size_t prefilter_min_points = 16384;
+  static constexpr std::size_t prefilter_sample = 1024;
+  static constexpr std::size_t prefilter_candidates = 256;
+  static constexpr double prefilter_min_pruned = 0.25;
+  static constexpr int prefilter_rounds = 3;
 };
 
 // Candidate ids: an ascending list, or (list empty, count given) all points 0 .. count-1.
@@ -69,6 +77,21 @@ struct CandidateList {
 
   std::size_t size() const noexcept { return is_all ? all : ids.size(); }
   PointId operator[](std::size_t i) const noexcept { return is_all ? static_cast<PointId>(i) : ids[i]; }
+};
+
+// A few strong points tested against every candidate before the sort: a candidate that one of
+// them dominates (strict: strictly dominates) cannot be in the skyline (strict: in S+), and the
+// points that decide every other verdict (the skyline's) are never removed, so the tiles over the
+// survivors give the same verdicts. The filter points are skyline points of an even sample of
+// the candidates, chosen greedily for the sample points they remove; a second round fits new ones
+// to the survivors. Each lane of a column holds one filter point's value (NaN in unused lanes:
+// never <=, never <).
+struct Prefilter {
+  static constexpr int lanes = 16;
+  int count = 0;  // filter points in use, 1 .. lanes
+  bool strict = false;
+  std::vector<int> columns;     // δ's columns
+  AlignedVector<float> values;  // [column index in δ][lanes]
 };
 
 // Software pext (BMI2's _pext_u32): the bits of x selected by m, packed to the low end.
@@ -220,6 +243,10 @@ struct CuboidState {
 // they are not in, updating `verdicts` (indexed by candidate position); parts[scratch] lends its
 // tile buffers as scratch.
 struct CuboidKernels {
+  // Writes to `out` the candidates at positions [begin, end) that no filter point removes, in
+  // order; returns how many.
+  std::size_t (*prefilter)(const Dataset& data, CandidateList candidates, std::size_t begin, std::size_t end,
+                           const Prefilter& filter, PointId* out);
   void (*phase1)(CuboidState& state, std::size_t begin, std::size_t end);
   void (*phase2)(CuboidState& state, std::size_t begin, std::size_t end);
   void (*cross)(std::span<CuboidState> parts, std::size_t scratch, std::size_t begin, std::size_t end,

@@ -8,6 +8,8 @@ target_sources(sextant_cpu PRIVATE
   skycube/cuboid_kernels_avx2.cpp
   skycube/cuboid_kernels_avx512.cpp
   skycube/cuboid_cpu.cpp
-  skycube/extended_skyline_cpu.cpp)
+  skycube/extended_skyline_cpu.cpp
+  skycube/skyline_backend.cpp
+  skycube/small_skyline.cpp)
 sextant_avx2_sources(skycube/cuboid_kernels_avx2.cpp)
 sextant_avx512_sources(skycube/cuboid_kernels_avx512.cpp)

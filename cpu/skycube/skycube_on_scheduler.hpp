@@ -22,6 +22,7 @@
 #include "templates/skycube/mdmc_devices.hpp"
 #include "templates/skycube/sdsc.hpp"
 #include "templates/skycube/skycube_policy.hpp"
+#include "templates/skycube/skyline_devices.hpp"
 #include "templates/skycube/stsc.hpp"
 
 namespace sextant::skycube {
@@ -30,6 +31,7 @@ namespace sextant::skycube {
 struct NoMoreOffers {
   std::tuple<> sdsc(const scheduler::SchedulerTeam&) const { return {}; }
   std::tuple<> mdmc(const scheduler::SchedulerTeam&) const { return {}; }
+  std::tuple<> skyline(const scheduler::SchedulerTeam&) const { return {}; }
 };
 
 namespace detail {
@@ -89,6 +91,19 @@ SkycubeResult skycube_on_scheduler(const Dataset& data, TemplateKind kind, int m
       break;
   }
   throw Error::internal("skycube_on_scheduler: not a scheduled template");
+}
+
+// One subspace's skyline on the scheduler's workers: the CPU's parallel cuboid variants (each on
+// its worker's cores) and those `more` offers.
+template <class More>
+std::vector<PointId> skyline_on_scheduler(const Dataset& data, Mask subspace, scheduler::Scheduler& s,
+                                          const More& more) {
+  scheduler::SchedulerTeam team(s, scheduler::TeamMode::all_workers, scheduler::FailureMode::retry_elsewhere);
+  return std::apply([&](auto... o) { return skyline_on_devices(data, subspace, team, o...); },
+                    std::tuple_cat(offers_of<cpu::ParallelCuboidCpuVariants>([&team](auto& hook, int worker) {
+                                     hook.threads = team.threads(worker);
+                                   }),
+                                   more.skyline(team)));
 }
 
 // The same with the serial phases on the CPU.

@@ -61,6 +61,12 @@ class CpuPaneStage {
   void release_all(ClosedPanes& closed) {
     release_below(count() ? 0 : std::numeric_limits<std::int64_t>::max(), closed);
   }
+  void advance_watermark(std::int64_t wm) {
+    if (wm >= wm_)
+      wm_ = wm;
+    else if (wm != no_watermark)
+      ++counters_.watermarks_ignored;
+  }
   std::int64_t watermark() const { return wm_; }
   StreamCounters counters() const { return counters_; }
 

@@ -109,6 +109,11 @@ void GpuPaneStage<A>::push(const StreamBatch<typename A::Input>& batch) {
 }
 
 template <StreamAggregate A>
+void GpuPaneStage<A>::advance_watermark(std::int64_t wm) {
+  impl_->run([&](auto& core) { core.advance_watermark(wm); });
+}
+
+template <StreamAggregate A>
 void GpuPaneStage<A>::release(ClosedPanes& closed) {
   impl_->run([&](auto& core) { core.release(closed); });
 }

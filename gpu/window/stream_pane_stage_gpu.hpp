@@ -120,6 +120,13 @@ class PaneCore {
       release_time(closed, true);
   }
 
+  // The host keeps the operator's watermark: the next chunk's kernels and release_time read it.
+  void advance_watermark(std::int64_t wm) {
+    if (wm >= wm_)
+      wm_ = wm;
+    else if (wm != no_watermark)
+      ++counters_.watermarks_ignored;
+  }
   std::int64_t watermark() const { return wm_; }
   StreamCounters counters() const { return counters_; }
 

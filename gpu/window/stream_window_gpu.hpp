@@ -120,6 +120,7 @@ class GpuPaneStage {
   GpuPaneStage& operator=(GpuPaneStage&&) noexcept;
 
   void push(const StreamBatch<typename A::Input>& batch);
+  void advance_watermark(std::int64_t wm);
   void release(ClosedPanes& closed);
   void release_all(ClosedPanes& closed);
   std::int64_t watermark() const;

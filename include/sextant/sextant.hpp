@@ -1,6 +1,7 @@
 // All of Sextant's public headers: every family and the build's configuration.
 #pragma once
 
+#include "sextant/core/atomic_file.hpp"  // all-or-nothing output files
 #include "sextant/core/config.hpp"
 #include "sextant/datagen.hpp"
 #include "sextant/matching.hpp"

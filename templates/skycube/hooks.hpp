@@ -48,6 +48,9 @@ struct CuboidInput {
   const Dataset& data;
   std::span<const PointId> candidates;  // ascending
   Mask subspace = 0;
+  // Only CuboidOutput::skyline is wanted (the skyline front door): a hook may then drop dominated
+  // points early and leave extended_only incomplete. The templates never set it.
+  bool skyline_only = false;
 };
 struct CuboidOutput {
   std::vector<PointId> skyline;        // S_δ, ascending

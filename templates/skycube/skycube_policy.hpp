@@ -41,6 +41,21 @@ struct DeviceLayout {
   static constexpr int mdmc_cores_per_gpu = 4;
 };
 
+// ---- the skyline front door (api/skyline.hpp, skyline_devices.hpp) ---------------------------
+
+// Below direct_max_points points and with no device named, the skyline runs on the calling thread
+// (no scheduler: its start costs more than such a skyline); up to small_max_points points, with
+// the plain sum-ordered test of cpu/skycube/small_skyline.hpp (the cuboid engine's setup costs more). With several workers, the points are
+// cut into ranges of at least min_range_points, about ranges_per_worker per worker, from
+// min_points points on (fewer: one worker computes it all).
+struct SkylineSplit {
+  static constexpr std::size_t direct_max_points = 16384;
+  static constexpr std::size_t small_max_points = 256;
+  static constexpr std::size_t min_points = 65536;
+  static constexpr std::size_t min_range_points = 16384;
+  static constexpr std::size_t ranges_per_worker = 4;
+};
+
 // ---- the MDMC CPU kernel ----------------------------------------------------------------------
 
 struct MdmcCpuKernel {

@@ -141,6 +141,12 @@ void CountWindowSpec::validate() const {
     throw Error::argument("slide", std::to_string(slide), valid, "window slide out of range");
 }
 
+void detail::throw_column_type(std::string_view what, ValueType held, ValueType wanted) {
+  throw Error::argument(what, "values of type " + std::string(to_string(held)),
+                        "read it as " + std::string(to_string(held)),
+                        "read as " + std::string(to_string(wanted)));
+}
+
 Column make_column(ValueType type, std::size_t size) {
   return visit_value_type(type, [&](auto t) -> Column { return std::vector<decltype(t)>(size); });
 }

@@ -150,6 +150,19 @@ std::size_t size_of(const Column& column) noexcept;
 ColumnView view(const Column& column) noexcept;
 MutableColumnView mutable_view(Column& column) noexcept;
 
+namespace detail {
+// Error::argument: `what` holds values of type `held`, not `wanted`.
+[[noreturn]] void throw_column_type(std::string_view what, ValueType held, ValueType wanted);
+}  // namespace detail
+
+// The column's values as T (no copy), instead of std::get<std::vector<T>>(column): a type that is
+// not the column's throws Error::argument naming `what`, the column's type and T.
+template <WindowValue T>
+std::span<const T> column_as(const Column& column, std::string_view what = "column") {
+  if (const auto* values = std::get_if<std::vector<T>>(&column)) return *values;
+  detail::throw_column_type(what, type_of(column), value_type_of<T>);
+}
+
 // One request: what a specialisation's can_run and the selector look at.
 struct CountWindowProblem {
   std::uint64_t n = 0;

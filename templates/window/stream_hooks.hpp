@@ -45,11 +45,15 @@ concept StreamSpecialisation = requires {
 //     every pane is closed, per key for count windows. Panes without tuples are not listed.
 //   release_all(closed): end of stream. Time windows: every pending pane, frontier = no limit.
 //     Count windows: like release (a partial pane never completes a window).
+//   advance_watermark(wm): a watermark without tuples (a source's heartbeat), taken like a
+//     tuple's: the running maximum; a lower one (not no_watermark) is ignored and counted.
 template <class S, class A, class V = typename A::Input>
 concept PaneStageHook = StreamSpecialisation<S> && StreamAggregate<A> &&
-    requires(S& s, const S& cs, const StreamBatch<V>& batch, typename S::ClosedPanes& closed) {
+    requires(S& s, const S& cs, const StreamBatch<V>& batch, typename S::ClosedPanes& closed,
+             std::int64_t wm) {
   typename S::ClosedPanes;
   s.push(batch);
+  s.advance_watermark(wm);
   s.release(closed);
   s.release_all(closed);
   { cs.watermark() } -> std::same_as<std::int64_t>;          // no_watermark before the first one

@@ -51,6 +51,18 @@ class StreamWindowOperator {
     failed_ = false;
   }
 
+  // A watermark without tuples: taken like a tuple's watermark (the running maximum; a lower one
+  // is ignored and counted), then the windows it completes fire. Count windows ignore it.
+  void advance_watermark(std::int64_t wm) {
+    if (failed_) throw Error::unsupported("advance_watermark after an error: the operator has failed");
+    if (finished_) throw Error::unsupported("advance_watermark after finish: the stream has ended");
+    panes_.advance_watermark(wm);
+    failed_ = true;  // until the window stage has taken the panes
+    panes_.release(closed_);
+    windows_.advance(closed_, fired_);
+    failed_ = false;
+  }
+
   // Appends the windows fired since the last poll; returns how many.
   std::size_t poll(std::vector<Result>& out) {
     const std::size_t n = fired_.size();

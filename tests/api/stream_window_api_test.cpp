@@ -3,15 +3,19 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "api/stream_window.hpp"
+#include "api/stream_window_custom.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "datagen/stream_generator.hpp"
+#include "support/stream_watermark_conformance.hpp"
 #include "window/stream_window_reference.hpp"
 
 namespace sextant::window {
@@ -196,6 +200,126 @@ TEST(StreamWindowApi, GpuWithoutCudaIsUnsupported) {
     EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(ErrorKind::unsupported));
     EXPECT_THAT(e.what(), HasSubstr("no CUDA support"));
   }
+}
+
+// ---- watermarks without tuples, typed accessors, user-defined aggregates ----------------------
+
+TEST(StreamWindowApi, HeartbeatsFireWindows) {
+  testing::expect_heartbeats_fire_windows({});
+}
+
+TEST(StreamWindowApi, HeartbeatsEqualTupleWatermarks) {
+  testing::expect_heartbeats_equal_tuple_watermarks({});
+  testing::expect_heartbeats_equal_tuple_watermarks({.threads = 1});
+}
+
+TEST(StreamWindowApi, CountWindowsIgnoreHeartbeats) {
+  StreamWindowOptions options;
+  options.specs = {{WindowType::count, 2, 2}};
+  StreamWindow op(ValueType::int32, StreamAggregateKind::sum, options);
+  const std::vector<std::int64_t> ts{0, 0, 0};
+  const std::vector<std::int32_t> values{1, 2, 3};
+  op.push(StreamBatch<std::int32_t>{{}, ts, values, {}});
+  op.advance_watermark(1000);
+  op.finish();
+  StreamResults r;
+  ASSERT_EQ(op.poll(r), 1u);  // only the full window [0, 2)
+  EXPECT_EQ(r.values_as<std::int64_t>()[0], 3);
+}
+
+TEST(StreamWindowApi, TypedAccessorsNameBothTypes) {
+  StreamResults r;
+  r.values = std::vector<double>{1.5};
+  EXPECT_EQ(r.values_as<double>()[0], 1.5);
+  EXPECT_EQ(r.value_type(), ValueType::float64);
+  try {
+    (void)r.values_as<std::int64_t>();
+    ADD_FAILURE() << "read doubles as int64";
+  } catch (const Error& e) {
+    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(ErrorKind::bad_argument));
+    EXPECT_THAT(e.what(), HasSubstr("double"));
+    EXPECT_THAT(e.what(), HasSubstr("int64"));
+  }
+}
+
+// A user-defined aggregate, written here as a user would: max - min of double values.
+struct Range {
+  static constexpr std::string_view name = "range";
+  using Input = double;
+  struct Acc {
+    double lo, hi;
+  };
+  using Output = double;
+  static Acc identity() {
+    return {std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  }
+  static Acc lift(double x) { return {x, x}; }
+  static Acc combine(Acc a, Acc b) { return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)}; }
+  static Output lower(Acc a) { return a.hi - a.lo; }
+};
+static_assert(StreamAggregate<Range>);
+
+// One that lifts with the tuple's timestamp: the latest timestamp among the window's tuples.
+struct LatestTime {
+  static constexpr std::string_view name = "latest-time";
+  using Input = std::int32_t;
+  using Acc = std::int64_t;
+  using Output = std::int64_t;
+  static Acc identity() { return std::numeric_limits<std::int64_t>::min(); }
+  static Acc lift(std::int32_t, TupleContext c) { return c.at; }
+  static Acc combine(Acc a, Acc b) { return std::max(a, b); }
+  static Output lower(Acc a) { return a; }
+};
+
+template <class A>
+void check_custom_against_reference() {
+  using V = typename A::Input;
+  const auto spec = small_stream();
+  const auto columns = datagen::project<V>(
+      datagen::generate_stream(spec),
+      std::is_integral_v<V> ? datagen::StreamField::int_value : datagen::StreamField::float_value,
+      spec.bound());
+  std::vector<testing::RefTuple<V>> ref;
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    ref.push_back({columns.keys[i], columns.timestamps[i], columns.values[i], columns.watermarks[i]});
+  const auto want = testing::reference_windows<A>(ref, two_specs());
+  StreamWindow op = StreamWindow::with_aggregate<A>(two_specs(), {.threads = 2});
+  EXPECT_TRUE(op.is_custom());
+  EXPECT_EQ(op.aggregate_name(), A::name);
+  EXPECT_EQ(op.result_type(), value_type_of<typename A::Output>);
+  StreamResults got;
+  for (std::size_t first = 0; first < columns.size(); first += 700) {
+    op.push(columns.batch(first, std::min<std::size_t>(700, columns.size() - first)));
+    op.advance_watermark(columns.watermarks[std::min(columns.size(), first + 700) - 1]);
+  }
+  op.finish();
+  op.poll(got);
+  got.sort();
+  ASSERT_EQ(got.size(), want.size());
+  const auto values = got.values_as<typename A::Output>();
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(got.keys[i], want[i].key) << i;
+    ASSERT_EQ(got.starts[i], want[i].start) << i;
+    ASSERT_EQ(values[i], want[i].value) << i;  // max and min are exact, so is their difference
+  }
+}
+
+TEST(StreamWindowApi, UserDefinedAggregatesMatchTheReference) {
+  check_custom_against_reference<Range>();
+  check_custom_against_reference<LatestTime>();
+}
+
+TEST(StreamWindowApi, UserDefinedAggregateOnAGpuIsRefused) {
+  try {
+    (void)StreamWindow::with_aggregate<Range>(two_specs(), {.device = {DeviceKind::gpu, 0}});
+    ADD_FAILURE() << "a user-defined aggregate on a GPU";
+  } catch (const Error& e) {
+    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(ErrorKind::unsupported));
+    EXPECT_THAT(e.what(), HasSubstr("range"));
+  }
+  StreamWindowOptions bad;
+  bad.specs = {{WindowType::time, 10, 0}};
+  EXPECT_THROW((void)StreamWindow::with_aggregate<Range>(bad), Error);
 }
 
 }  // namespace

@@ -58,14 +58,17 @@ class FakePapiCli : public CliFixture {
     CliFixture::SetUp();
     if (!build::has_papi) GTEST_SKIP() << "this build has no papi.h: counters are never loaded";
   }
-  RunResult run_skycube(const std::string& counters, const char* version = nullptr) const {
+  RunResult run_skycube(const std::string& counters, const char* version = nullptr,
+                        const char* hardware_counters = nullptr) const {
     ::setenv("SEXTANT_PAPI_LIBRARY", SEXTANT_FAKE_PAPI, 1);
     if (version != nullptr) ::setenv("SEXTANT_FAKE_PAPI_VERSION", version, 1);
+    if (hardware_counters != nullptr) ::setenv("SEXTANT_FAKE_PAPI_COUNTERS", hardware_counters, 1);
     RunResult r =
         run("skycube --generate anti:300:3:1 --template mdmc --devices cpu --threads 1 --counters " +
             counters + " --output -");
     ::unsetenv("SEXTANT_PAPI_LIBRARY");
     ::unsetenv("SEXTANT_FAKE_PAPI_VERSION");
+    ::unsetenv("SEXTANT_FAKE_PAPI_COUNTERS");
     return r;
   }
 };
@@ -81,7 +84,22 @@ TEST_F(FakePapiCli, CountsComeFromTheLibraryLoadedAtRunTime) {
 TEST_F(FakePapiCli, AnEventTheLibraryLacksIsNamed) {
   const auto r = run_skycube("PAPI_TOT_INS,FAKE_MISSING");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("counters unavailable: FAKE_MISSING: fake PAPI error"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("counters unavailable: FAKE_MISSING: unknown event on this machine: fake PAPI error "
+                       "(papi_avail and papi_native_avail list the events it has)"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(FakePapiCli, AMachineWithoutCountersIsToldApartFromAnUnknownEvent) {
+  const auto r = run_skycube("PAPI_TOT_INS", nullptr, "0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(
+      r.err.find("counters unavailable: this machine exposes no hardware counters (PAPI_TOT_INS could not "
+                 "be added: "),
+      std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("kernel.perf_event_paranoid <= 2"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("unknown event"), std::string::npos) << r.err;
 }
 
 TEST_F(FakePapiCli, AnotherVersionOfTheLibraryIsAMismatchThatSaysBothVersions) {

@@ -51,6 +51,28 @@ TEST(Counters, UnavailableCountersSayWhy) {
   }
 }
 
+TEST(Counters, NoCountersAndUnknownEventsAreToldApart) {
+  using detail::event_failure_message;
+  const std::string unknown =
+      event_failure_message("PAPI_FOO", true, "Event does not exist", 8, "", 1, false);
+  EXPECT_EQ(unknown,
+            "PAPI_FOO: unknown event on this machine: Event does not exist (papi_avail and "
+            "papi_native_avail list the events it has)");
+  const std::string vm = event_failure_message("PAPI_TOT_INS", true, "Event does not exist", 0, "", 1, true);
+  EXPECT_NE(vm.find("this machine exposes no hardware counters"), std::string::npos) << vm;
+  EXPECT_NE(vm.find("virtual machine"), std::string::npos) << vm;
+  EXPECT_EQ(vm.find("unknown event"), std::string::npos) << vm;
+  const std::string paranoid = event_failure_message("PAPI_TOT_INS", true, "x", 0, "", 3, false);
+  EXPECT_NE(paranoid.find("kernel.perf_event_paranoid is 3 (counters need 2 or less, or CAP_PERFMON)"),
+            std::string::npos)
+      << paranoid;
+  const std::string disabled =
+      event_failure_message("PAPI_TOT_INS", false, "x", -1, "Insufficient permissions", 2, false);
+  EXPECT_NE(disabled.find("PAPI's CPU component is disabled: Insufficient permissions"), std::string::npos)
+      << disabled;
+  EXPECT_EQ(event_failure_message("PAPI_TOT_INS", false, "Busy", 4, "", 1, false), "PAPI_TOT_INS: Busy");
+}
+
 // Sets (or, with nullopt, unsets) the PAPI library variable for one test, then restores it.
 class ScopedPapiVariable {
  public:

@@ -933,12 +933,44 @@ TYPED_TEST_P(StreamWindowConformance, IntegerExtremes) {
   EXPECT_EQ(fmax.at(0).value, 1e308);
 }
 
+// advance_watermark: a watermark without tuples fires the windows it completes, a lower one is
+// ignored and counted, a tuple below it is late; worked out by hand.
+TYPED_TEST_P(StreamWindowConformance, WatermarksWithoutTuples) {
+  using namespace stream_conformance;
+  using A = window::SumAggregate<std::int64_t>;
+  window::StreamWindowOperator<TypeParam, A> op(time_options({{10, 10}}), StreamBackendTraits<TypeParam>::config());
+  const std::vector<window::StreamKey> keys = {0, 0, 1};
+  const std::vector<std::int64_t> ts = {1, 12, 4}, values = {5, 7, 11};
+  op.push({keys, ts, values, {}});
+  std::vector<window::WindowResult<std::int64_t>> out;
+  EXPECT_EQ(op.poll(out), 0u);
+  op.advance_watermark(10);
+  ASSERT_EQ(op.poll(out), 2u);
+  window::testing::sort_results(out);
+  EXPECT_EQ(out[0], (window::WindowResult<std::int64_t>{0, 0, 0, 10, 5}));
+  EXPECT_EQ(out[1], (window::WindowResult<std::int64_t>{0, 1, 0, 10, 11}));
+  op.advance_watermark(7);
+  EXPECT_EQ(op.counters().watermarks_ignored, 1u);
+  EXPECT_EQ(op.watermark(), 10);
+  const std::vector<std::int64_t> late_ts = {3}, late_value = {100};
+  op.push({{}, late_ts, late_value, {}});
+  EXPECT_EQ(op.counters().late_dropped, 1u);
+  out.clear();
+  op.advance_watermark(20);
+  ASSERT_EQ(op.poll(out), 1u);
+  EXPECT_EQ(out[0], (window::WindowResult<std::int64_t>{0, 0, 10, 20, 7}));
+  op.finish();
+  EXPECT_EQ(op.poll(out), 0u);
+  EXPECT_THROW(op.advance_watermark(30), Error);
+}
+
 REGISTER_TYPED_TEST_SUITE_P(StreamWindowConformance, HandWorkedExample, TimeWindowShapes, LongPanes,
                             EveryAggregateEveryValueType, TenThousandKeys, DelaysLatenessAndLateTuples,
                             OneKeyWithTightWatermarks, SparseAndLargeTimestamps, EmptyStreamAndSingleTuple,
                             CountWindows, SeveralSpecsAtOnce, BatchSizes, WatermarksThatGoDown,
                             NegativeTimestampIsRejected, MismatchedColumnsAreRejected,
-                            PushAfterFinishIsRejected, TimestampLimit, IntegerExtremes);
+                            PushAfterFinishIsRejected, TimestampLimit, IntegerExtremes,
+                            WatermarksWithoutTuples);
 
 }  // namespace sextant::testing
 

@@ -35,7 +35,7 @@ namespace detail {
 template <class T>
 struct HooksFor;
 template <class... Makes>
-struct HooksFor<std::tuple<HookOffer<Makes>...>> {
+struct HooksFor<std::tuple<Offer<Makes>...>> {
   using type = MatchHooks<Makes...>;
 };
 

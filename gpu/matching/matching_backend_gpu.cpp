@@ -15,7 +15,7 @@ struct GpuHooks {
   static constexpr bool copies_tables = true;
   auto operator()(const scheduler::SchedulerTeam& team) const {
     return std::tuple{
-        matching::HookOffer{[&team](int worker) { return matching::gpu::MatchGpu(team.gpu_ordinal(worker)); },
+        matching::Offer{[&team](int worker) { return matching::gpu::MatchGpu(team.gpu_ordinal(worker)); },
                             matching::gpu::MatchGpu::can_run()}};
   }
 };

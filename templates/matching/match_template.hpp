@@ -30,6 +30,7 @@
 
 #include "core/error.hpp"
 #include "core/task_team.hpp"
+#include "core/worker_hooks.hpp"
 #include "templates/matching/hooks.hpp"
 #include "templates/matching/match_results.hpp"
 #include "templates/matching/prepared_events.hpp"
@@ -37,90 +38,27 @@
 
 namespace sextant::matching {
 
-// A hook variant offered to the template: a factory worker -> hook, and whether this machine can
-// run it (an instruction set, a GPU).
-template <class Make>
-struct HookOffer {
-  Make make;
-  bool runnable = true;
-};
-template <class Make>
-HookOffer(Make, bool) -> HookOffer<Make>;
-
-// One offer per hook type of a registration list (a std::tuple of hook types with a static
-// can_run(), e.g. cpu/matching/matching_variants.hpp), each made with its default constructor.
-template <class Variants>
-auto offers_of() {
-  return []<class... Hooks>(std::tuple<Hooks...>*) {
-    return std::tuple{HookOffer{[](int) { return Hooks{}; }, Hooks::can_run()}...};
-  }(static_cast<Variants*>(nullptr));
-}
-
-namespace detail {
-
-template <class Make>
-class PersistentHooks {
- public:
-  using Hook = std::remove_cvref_t<std::invoke_result_t<Make&, int>>;
-  static_assert(MatchHook<Hook>, "an offer must make a matching hook");
-
-  PersistentHooks(HookOffer<Make> offer, int workers)
-      : make_(std::move(offer.make)),
-        runnable_(offer.runnable),
-        slots_(static_cast<std::size_t>(std::max(workers, 1))) {}
-
-  bool runnable() const noexcept { return runnable_; }
-  Hook& at(int worker) {
-    Slot& slot = slots_[static_cast<std::size_t>(worker)];
-    if (slot.failure) std::rethrow_exception(slot.failure);
-    if (!slot.hook) slot.hook.emplace(make_(worker));
-    return *slot.hook;
-  }
-  // Runs f(hook) on the worker's hook, keeping a failure for at().
-  template <class F>
-  void prepare(int worker, F&& f) noexcept {
-    Slot& slot = slots_[static_cast<std::size_t>(worker)];
-    if (slot.failure) return;
-    try {
-      if (!slot.hook) slot.hook.emplace(make_(worker));
-      f(*slot.hook);
-    } catch (...) {
-      slot.failure = std::current_exception();
-    }
-  }
-  bool failed(int worker) const {
-    return static_cast<bool>(slots_[static_cast<std::size_t>(worker)].failure);
-  }
-
- private:
-  struct Slot {
-    std::optional<Hook> hook;
-    std::exception_ptr failure;
-  };
-  Make make_;
-  bool runnable_;
-  std::vector<Slot> slots_;
-};
-
-}  // namespace detail
+using sextant::Offer;
+using sextant::offers_of;
 
 // The hooks of a list of offers, persistent across batches.
 template <class... Makes>
 class MatchHooks {
  public:
   static_assert(sizeof...(Makes) > 0, "offer at least one hook");
+  static_assert((MatchHook<typename WorkerHooks<Makes>::Hook> && ...), "an offer must make a matching hook");
 
-  MatchHooks(int workers, HookOffer<Makes>... offers)
-      : hooks_{detail::PersistentHooks<Makes>(std::move(offers), workers)...} {}
+  MatchHooks(int workers, Offer<Makes>... offers)
+      : hooks_{Offered<Makes>{WorkerHooks<Makes>(std::move(offers.make), workers), offers.runnable}...} {}
 
-  // Calls f(hooks) for every offer (hooks: its PersistentHooks; ::Hook its type).
+  // Calls f(hooks) for every offer (hooks: its WorkerHooks, ::Hook its type, plus runnable()).
   template <class F>
   void for_each(F&& f) {
     std::apply([&](auto&... h) { (f(h), ...); }, hooks_);
   }
 
   // Whether some offer holds a copy of the tables on its device.
-  static constexpr bool has_synced = (SyncedMatchHook<typename detail::PersistentHooks<Makes>::Hook> || ...);
+  static constexpr bool has_synced = (SyncedMatchHook<typename WorkerHooks<Makes>::Hook> || ...);
 
   // Brings every hook with a device copy up to date; shards(worker) lists the shards the worker's
   // device holds. A failure is kept for the worker's first chunk.
@@ -173,7 +111,15 @@ class MatchHooks {
   }
 
  private:
-  std::tuple<detail::PersistentHooks<Makes>...> hooks_;
+  // An offer's hooks and whether this machine can run them.
+  template <class Make>
+  struct Offered : WorkerHooks<Make> {
+    Offered(WorkerHooks<Make> hooks, bool runnable)
+        : WorkerHooks<Make>(std::move(hooks)), runnable_(runnable) {}
+    bool runnable() const noexcept { return runnable_; }
+    bool runnable_;
+  };
+  std::tuple<Offered<Makes>...> hooks_;
 };
 
 // Scratch of the template kept across batches.

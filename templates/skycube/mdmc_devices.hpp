@@ -23,7 +23,6 @@
 #include "templates/skycube/hooks.hpp"
 #include "templates/skycube/mdmc.hpp"
 #include "templates/skycube/offers.hpp"
-#include "templates/skycube/worker_hooks.hpp"
 
 namespace sextant::skycube {
 

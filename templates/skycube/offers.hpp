@@ -1,8 +1,6 @@
-// Hook variants offered to a template that runs on a DeviceTeam. An Offer is a factory
-// worker -> hook (the hook type says what it is: its name and device kind) and whether this
-// machine can run it (an instruction set, a GPU). A backend registers its offers beside its code
-// (cpu/skycube/*_variants.hpp, gpu/skycube/skycube_offers.hpp); the template turns the whole list
-// into the team's variants, whatever devices they are for.
+// The skycube templates' view of the offered hook variants (core/worker_hooks.hpp): a backend
+// registers its offers beside its code (cpu/skycube/*_variants.hpp, gpu/gpu_backends.cpp); the
+// template turns the whole list into the team's variants, whatever devices they are for.
 #pragma once
 
 #include <array>
@@ -13,39 +11,12 @@
 #include <vector>
 
 #include "core/task_team.hpp"
-#include "templates/skycube/worker_hooks.hpp"
+#include "core/worker_hooks.hpp"
 
 namespace sextant::skycube {
 
-template <class Make>
-struct Offer {
-  Make make;
-  bool runnable = true;
-};
-template <class Make>
-Offer(Make, bool) -> Offer<Make>;
-
-namespace detail {
-struct LeaveAsMade {
-  template <class Hook>
-  void operator()(Hook&, int) const {}
-};
-}  // namespace detail
-
-// One offer per hook type of a registration list (a std::tuple of hook types with a static
-// can_run(), e.g. cpu/skycube/mdmc_variants.hpp): each worker gets a fresh hook, passed to
-// configure(hook, worker) first (e.g. to give it the worker's cores).
-template <class Variants, class Configure = detail::LeaveAsMade>
-auto offers_of(Configure configure = {}) {
-  return [&configure]<class... Hooks>(std::tuple<Hooks...>*) {
-    return std::tuple{Offer{[configure](int worker) {
-                              Hooks hook{};
-                              configure(hook, worker);
-                              return hook;
-                            },
-                            Hooks::can_run()}...};
-  }(static_cast<Variants*>(nullptr));
-}
+using sextant::Offer;
+using sextant::offers_of;
 
 // The hooks of a list of offers, one slot per (offer, worker), made on first use by each worker.
 template <class... Makes>

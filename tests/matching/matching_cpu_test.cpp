@@ -94,12 +94,12 @@ FakeDeviceHook make_fake_device(int) {
   return {};
 }
 auto team_offers() {
-  return std::tuple_cat(offers_of<MatchCpuVariants>(), std::tuple{HookOffer{&make_fake_device, true}});
+  return std::tuple_cat(offers_of<MatchCpuVariants>(), std::tuple{Offer{&make_fake_device, true}});
 }
 template <class T>
 struct HooksOf;
 template <class... Makes>
-struct HooksOf<std::tuple<HookOffer<Makes>...>> {
+struct HooksOf<std::tuple<Offer<Makes>...>> {
   using type = MatchHooks<Makes...>;
 };
 using TeamHooks = typename HooksOf<decltype(team_offers())>::type;

@@ -11,5 +11,6 @@ int info_command(int argc, char** argv);
 int window_command(int argc, char** argv);
 int generate_column_command(int argc, char** argv);
 int generate_stream_command(int argc, char** argv);
+int pipeline_command(int argc, char** argv);
 
 }  // namespace sextant::cli

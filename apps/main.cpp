@@ -26,6 +26,7 @@ constexpr const char* usage =
     "             stream, or count windows over a column in memory (--inplace); CPU or GPU\n"
     "  generate-column  write a binary column file of random values (input of 'window --inplace')\n"
     "  generate-stream  write an out-of-order keyed stream as CSV key,ts,value,wm (input of 'window')\n"
+    "  pipeline   irregular streaming pipelines (run, profile, plan): BLAST-like, N-Queens, Taxi, synthetic\n"
     "  info       what this build contains and which devices it sees\n"
     "\n"
     "'sextant <command> --help' lists a command's options.\n";
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
     if (command == "window") return sextant::cli::window_command(argc, argv);
     if (command == "generate-column") return sextant::cli::generate_column_command(argc, argv);
     if (command == "generate-stream") return sextant::cli::generate_stream_command(argc, argv);
+    if (command == "pipeline") return sextant::cli::pipeline_command(argc, argv);
     std::fprintf(stderr, "sextant: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
   } catch (const sextant::Error& e) {

@@ -86,14 +86,23 @@ void check_instance(const Instance<P>& instance) {
     throw Error(ErrorKind::bad_input, "the pipeline's input stream is empty: there is nothing to run");
 }
 
-// Gains measured on a prefix of the input, unmerged, on one core.
+// The first GPU of a selection that has one (gpu0 for "all").
+DeviceId first_gpu(const Devices& d) {
+  for (const DeviceId& id : d.selection.devices)
+    if (id.kind == DeviceKind::gpu) return id;
+  return DeviceId{DeviceKind::gpu, 0};
+}
+
+// Gains and times measured on a prefix of the input, unmerged: on the run's first GPU when it has
+// GPUs (their plan is the one that matters: lock-step lanes, their own times), else on one core.
 template <PipelineType P>
-PipelineProfile sample_profile(const Instance<P>& instance, const PipelineOptions& o) {
+PipelineProfile sample_profile(const Instance<P>& instance, const PipelineOptions& o, const Devices& run) {
   Instance<P> sample = instance;
   sample.sources.count = std::min<std::uint64_t>(instance.sources.count, policy::profile_sample_sources);
   Devices d;
-  d.machine = o.machine ? *o.machine : api::machine();
-  d.selection = DeviceSelection{false, {DeviceId{DeviceKind::cpu, -1}}};
+  d.machine = run.machine;
+  d.gpus = run.gpus;
+  d.selection = DeviceSelection{false, {run.gpus ? first_gpu(run) : DeviceId{DeviceKind::cpu, -1}}};
   scheduler::Scheduler s(d.machine, scheduler_options(d, 1));
   const PipelineShape shape = shape_of<P>(instance.params);
   RunRequest r;
@@ -102,15 +111,16 @@ PipelineProfile sample_profile(const Instance<P>& instance, const PipelineOption
   r.cpu_lanes = o.cpu_lanes;
   r.collect = false;
   r.profile = true;
-  const std::uint32_t lanes = resolve_cpu_lanes(o.cpu_lanes);
+  const std::uint32_t lanes = run.gpus ? policy::gpu_lanes : resolve_cpu_lanes(o.cpu_lanes);
   std::uint64_t least = 0;
   for (const QueueSpec& q : queue_specs(shape, r.merge, lanes, {})) least += q.min_items * q.item_bytes;
   r.queue_budget =
       std::max<std::uint64_t>(least, o.queue_budget > 0 ? o.queue_budget : policy::default_queue_budget);
   Stopwatch sw;
   const RunOutcome<typename P::Output> outcome = backends::pipeline_on_scheduler<P>(sample, r, s);
-  PipelineProfile p = derive_profile(shape, outcome.counters, lanes, "ns");
-  p.device = "cpu: 1 core, " + std::to_string(lanes) + " lanes (sample)";
+  PipelineProfile p = derive_profile(shape, outcome.counters, lanes, run.gpus ? "cycles" : "ns");
+  p.lockstep = run.gpus;
+  p.device = describe(s) + ", " + std::to_string(lanes) + " lanes (sample)";
   p.sources = sample.sources.count;
   p.seconds = sw.seconds();
   return p;
@@ -139,12 +149,14 @@ Prepared prepare(const Instance<P>& instance, const PipelineOptions& o, bool pro
   MergePlan plan = MergePlan::unmerged(P::size);
   if (!profiling && !automatic) plan = MergePlan::parse(o.merge, P::size);  // bad plans fail before any work
   if (o.profile) check_profile<P>(*o.profile);
-  if ((o.sizing == SizingRule::sqrt || automatic) && !o.profile) p.sample = sample_profile(instance, o);
+  if ((o.sizing == SizingRule::sqrt || automatic) && !o.profile)
+    p.sample = sample_profile(instance, o, p.devices);
   const std::optional<PipelineProfile>& gains = o.profile ? o.profile : p.sample;
   if (automatic) {
     const std::uint32_t width = p.devices.gpus ? policy::gpu_lanes : resolve_cpu_lanes(o.cpu_lanes);
     const std::uint64_t budget = o.queue_budget > 0 ? o.queue_budget : policy::default_queue_budget;
-    const std::vector<RankedPlan> ranking = rank_plans(node_models(*gains), shape, width, budget);
+    const std::vector<RankedPlan> ranking =
+        rank_plans(node_models(*gains), shape, width, budget, gains->lockstep);
     plan = ranking.front().plan;  // fitting plans rank first; an unfitting one fails with the queues it needs
   }
   p.request.merge = plan;
@@ -213,7 +225,7 @@ PipelinePlan plan_pipeline(const Instance<P>& instance, const PipelineOptions& o
     plan.sizes.push_back(size_queues(rule, options.queue_budget,
                                      queue_specs(shape, MergePlan::unmerged(P::size), width, gains), width));
   const std::uint64_t budget = options.queue_budget > 0 ? options.queue_budget : policy::default_queue_budget;
-  plan.ranking = rank_plans(node_models(plan.profile), shape, width, budget);
+  plan.ranking = rank_plans(node_models(plan.profile), shape, width, budget, plan.profile.lockstep);
   return plan;
 }
 

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -32,18 +34,19 @@ struct NoMoreReplicas {
 
 namespace detail {
 
-template <PipelineType P, std::uint32_t Lanes, bool Profile>
-ReplicaOffer<typename P::Output> cpu_offer(const Instance<P>& instance, const ReplicaOptions& options) {
-  using Hook = cpu::PipelineCpu<P, Lanes, Profile>;
-  return offer<Hook>([&instance, options](int) { return Hook(instance, options); }, Hook::can_run());
-}
-
+// The offer of the registered CPU variant (cpu/pipeline/pipeline_cpu.hpp) of `lanes` lanes.
 template <PipelineType P, bool Profile>
 ReplicaOffer<typename P::Output> cpu_offer(std::uint32_t lanes, const Instance<P>& instance,
                                            const ReplicaOptions& options) {
-  if (lanes == policy::cpu_lanes_avx512)
-    return cpu_offer<P, policy::cpu_lanes_avx512, Profile>(instance, options);
-  return cpu_offer<P, policy::cpu_lanes_avx2, Profile>(instance, options);
+  std::optional<ReplicaOffer<typename P::Output>> out;
+  [&]<class... Hooks>(std::tuple<Hooks...>*) {
+    (..., (Hooks::lanes == lanes && !out
+               ? (void)(out = offer<Hooks>([&instance, options](int) { return Hooks(instance, options); },
+                                           Hooks::can_run()))
+               : void()));
+  }(static_cast<cpu::PipelineCpuVariants<P, Profile>*>(nullptr));
+  if (!out) throw Error::internal("no CPU pipeline variant of " + std::to_string(lanes) + " lanes");
+  return std::move(*out);
 }
 
 inline scheduler::ThroughputModelPolicy range_policy() {

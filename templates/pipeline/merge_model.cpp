@@ -17,7 +17,7 @@ std::vector<NodeModel> node_models(const PipelineProfile& profile) {
   return out;
 }
 
-double predicted_cost(std::span<const NodeModel> nodes, const MergePlan& plan) {
+double predicted_cost(std::span<const NodeModel> nodes, const MergePlan& plan, bool lockstep) {
   if (plan.nodes() != nodes.size())
     throw Error::internal("predicted_cost: a plan of " + std::to_string(plan.nodes()) + " nodes for " +
                           std::to_string(nodes.size()));
@@ -29,7 +29,7 @@ double predicted_cost(std::span<const NodeModel> nodes, const MergePlan& plan) {
     double gain = reach;
     for (std::size_t i = group.first; i <= group.last; ++i) {
       service += lanes * nodes[i].t;
-      lanes *= nodes[i].m;
+      lanes *= lockstep ? nodes[i].m : nodes[i].g;
       gain *= nodes[i].g;
     }
     cost += reach * service + gain * nodes[group.last].p;
@@ -39,10 +39,10 @@ double predicted_cost(std::span<const NodeModel> nodes, const MergePlan& plan) {
 }
 
 std::vector<RankedPlan> rank_plans(std::span<const NodeModel> nodes, const PipelineShape& shape,
-                                   std::uint32_t width, std::uint64_t budget) {
+                                   std::uint32_t width, std::uint64_t budget, bool lockstep) {
   std::vector<RankedPlan> out;
   for (const MergePlan& plan : MergePlan::all(nodes.size())) {
-    RankedPlan r{plan, predicted_cost(nodes, plan), 0, true};
+    RankedPlan r{plan, predicted_cost(nodes, plan, lockstep), 0, true};
     std::uint64_t bytes = 0;
     for (const QueueSpec& q : queue_specs(shape, plan, width, {})) {
       bytes = detail::saturating_add(bytes, detail::saturating_mul(q.min_items, q.item_bytes));

@@ -9,6 +9,10 @@
 // group costs p_k per vector entering it. Charging p_k per vector entering the queue is what
 // reproduces the paper's Table 2 from its Table 1 (tests/pipeline/merge_model_test.cpp); the text's
 // "per vector consumed by n_ji" does not (0.824 instead of 0.758 for the unmerged BLAST).
+//
+// The m_i factor is the price of lock-step lanes (a GPU's warp waits for its busiest lane). A core's
+// lanes run one after the other, so inside a merged group node i + 1 runs once per output actually
+// produced: for CPU profiles (lockstep = false) M_{j,i-1} is the average G_{j,i-1} instead.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +36,7 @@ struct NodeModel {
 std::vector<NodeModel> node_models(const PipelineProfile& profile);
 
 // Predicted cost per input vector of n_1 (in the unit of t and p).
-double predicted_cost(std::span<const NodeModel> nodes, const MergePlan& plan);
+double predicted_cost(std::span<const NodeModel> nodes, const MergePlan& plan, bool lockstep = true);
 
 struct RankedPlan {
   MergePlan plan;
@@ -45,7 +49,7 @@ struct RankedPlan {
 // safe queue sizes exceed `budget` bytes (0: no limit) are kept but marked and ranked after those
 // that fit.
 std::vector<RankedPlan> rank_plans(std::span<const NodeModel> nodes, const PipelineShape& shape,
-                                   std::uint32_t width, std::uint64_t budget);
+                                   std::uint32_t width, std::uint64_t budget, bool lockstep = true);
 
 std::string format_ranking(const std::vector<RankedPlan>& ranking, const std::string& time_unit,
                            std::size_t limit);

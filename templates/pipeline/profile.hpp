@@ -60,6 +60,7 @@ struct PipelineProfile {
   std::uint64_t firings = 0;
   std::uint32_t width = 0;
   std::string time_unit;  // "ns" or "cycles"
+  bool lockstep = false;  // measured on lanes that run in lock step (a GPU), not one after the other
   std::string device;     // where it was measured, e.g. "cpu (16 lanes)"
   std::uint64_t sources = 0;
   double seconds = 0;

@@ -56,6 +56,9 @@ TEST(MergeModel, SmallCaseByHand) {
   EXPECT_DOUBLE_EQ(predicted_cost(n, MergePlan::parse("1,2", 2)), 22.0);
   // Merged: t1 + m1 t2 + G2 p2 = 10 + 12 + 2 = 24.
   EXPECT_DOUBLE_EQ(predicted_cost(n, MergePlan::parse("1+2", 2)), 24.0);
+  // Sequential lanes (a core): node 2 runs per output, g1 = 2 times a vector: 10 + 8 + 2 = 20.
+  EXPECT_DOUBLE_EQ(predicted_cost(n, MergePlan::parse("1+2", 2), false), 20.0);
+  EXPECT_DOUBLE_EQ(predicted_cost(n, MergePlan::parse("1,2", 2), false), 22.0);
 }
 
 }  // namespace

@@ -120,7 +120,7 @@ PipelineProfile sample_profile(const Instance<P>& instance, const PipelineOption
   const RunOutcome<typename P::Output> outcome = backends::pipeline_on_scheduler<P>(sample, r, s);
   PipelineProfile p = derive_profile(shape, outcome.counters, lanes, run.gpus ? "cycles" : "ns");
   p.lockstep = run.gpus;
-  p.device = describe(s) + ", " + std::to_string(lanes) + " lanes (sample)";
+  p.device = describe(s) + " (a sample)";
   p.sources = sample.sources.count;
   p.seconds = sw.seconds();
   return p;
@@ -202,7 +202,7 @@ PipelineProfile profile_pipeline(const Instance<P>& instance, const PipelineOpti
   const std::uint32_t width = gpu ? policy::gpu_lanes : resolve_cpu_lanes(options.cpu_lanes);
   PipelineProfile profile =
       derive_profile(shape_of<P>(instance.params), outcome.counters, width, gpu ? "cycles" : "ns");
-  profile.device = describe(s) + ", " + std::to_string(width) + " lanes";
+  profile.device = describe(s);
   profile.sources = instance.sources.count;
   profile.seconds = seconds;
   return profile;

@@ -135,15 +135,23 @@ std::string plan_text(const PipelinePlan& plan, const PipelineShape& shape) {
          " bytes per replica, unmerged, " + std::to_string(plan.profile.width) +
          " lanes; * = raised to the minimum safe size\n";
   out += "rule     ";
-  for (const QueueSpec& q : plan.sizes.front().queues)
-    out += " q" + std::to_string(q.after + 1) + "(" + std::to_string(q.item_bytes) + "B)";
+  for (const QueueSpec& q : plan.sizes.front().queues) {
+    out += " q";
+    append_number(out, q.after + 1);
+    out += '(';
+    append_number(out, q.item_bytes);
+    out += "B)";
+  }
   out += "  bytes  R'\n";
   for (const QueueSizes& s : plan.sizes) {
     char head[32];
     std::snprintf(head, sizeof head, "%-9s", std::string(to_string(s.rule)).c_str());
     out += head;
-    for (std::size_t q = 0; q < s.queues.size(); ++q)
-      out += " " + std::to_string(s.capacity[q]) + (s.inflated[q] ? "*" : "");
+    for (std::size_t q = 0; q < s.queues.size(); ++q) {
+      out += ' ';
+      append_number(out, s.capacity[q]);
+      if (s.inflated[q]) out += '*';
+    }
     char tail[64];
     std::snprintf(tail, sizeof tail, "  %llu  %.4g\n", static_cast<unsigned long long>(s.bytes()),
                   switch_rate_bound(s.capacity, s.queues));
@@ -381,11 +389,11 @@ int pipeline_command(int argc, char** argv) {
           {"output", "F", "where the results go ('-' = stdout)"},
           {"seed", "S", "generators' seed (blast, taxi --lines, synthetic; default 1)"},
           {"db-length", "N", "blast: database bases (default 4194304)"},
-          {"query-length", "N", "blast: query bases (default 8192)"},
+          {"query-length", "N", "blast: query bases (default 16384)"},
           {"copies", "C", "blast: mutated query stretches planted in the database (default 64)"},
           {"copy-length", "L", "blast: bases per planted stretch (default 600)"},
           {"mutation-rate", "R", "blast: substitution rate of the planted copies (default 0.05)"},
-          {"word", "K", "blast: word length 4 .. 14 (default 11)"},
+          {"word", "K", "blast: word length 4 .. 14 (default 8)"},
           {"max-occurrences", "M", "blast: words more frequent in the query are masked (default 16)"},
           {"n", "N", "nqueens: board size 1 .. 20"},
           {"input", "F", "taxi: lines <id>,LINESTRING(<x> <y>, ...)"},

@@ -26,11 +26,11 @@
 namespace sextant::pipeline::apps::blast {
 
 struct Settings {
-  std::uint32_t k = 11;  // word length, 4 .. 14
+  std::uint32_t k = 8;  // word length, 4 .. 14
   std::uint32_t max_occurrences =
-      16;                        // words more frequent in the query are masked (the enumeration's gain limit)
-  std::uint32_t window = 8;      // small extension: bases on each side
-  std::uint32_t small_min = 11;  // ... of which at least this many match (of 2 * window)
+      16;                       // words more frequent in the query are masked (the enumeration's gain limit)
+  std::uint32_t window = 8;     // small extension: bases on each side
+  std::uint32_t small_min = 8;  // ... of which at least this many match (of 2 * window)
   std::int32_t reward = 1;
   std::int32_t penalty = 3;
   std::int32_t x_drop = 16;
@@ -193,7 +193,7 @@ struct Problem {
 // mutation_rate), so that hits exist. Deterministic by seed.
 struct GeneratorConfig {
   std::uint32_t db_length = 1 << 22;
-  std::uint32_t query_length = 8192;
+  std::uint32_t query_length = 16384;
   std::uint32_t copies = 64;
   std::uint32_t copy_length = 600;
   double mutation_rate = 0.05;

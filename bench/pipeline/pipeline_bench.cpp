@@ -97,13 +97,20 @@ struct Data {
   apps::synthetic::Config synthetic;
 };
 
-std::vector<App> make_apps(const std::string& which, double scale, Data& d) {
+// Budgets per replica: the paper's 32 .. 256 KiB for a GPU block of 128 lanes (N-Queens: larger), and
+// for a core's 16 lanes the same range with smaller budgets in front, where its queues are as few
+// vectors deep as a GPU's at the paper's smallest budgets.
+std::vector<App> make_apps(const std::string& which, double scale, bool gpu, Data& d) {
   std::vector<App> out;
-  const std::vector<std::size_t> small = {32 << 10, 64 << 10, 128 << 10, 192 << 10, 256 << 10};
+  const std::vector<std::size_t> small =
+      gpu ? std::vector<std::size_t>{32 << 10, 64 << 10, 128 << 10, 192 << 10, 256 << 10}
+          : std::vector<std::size_t>{4 << 10, 8 << 10, 16 << 10, 32 << 10, 64 << 10, 128 << 10, 256 << 10};
+  const std::vector<std::size_t> large =
+      gpu ? std::vector<std::size_t>{1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20}
+          : std::vector<std::size_t>{32 << 10, 64 << 10, 128 << 10, 256 << 10, 1 << 20};
   if (which == "blast" || which == "all") {
     apps::blast::GeneratorConfig g;
     g.db_length = static_cast<std::uint32_t>(std::min(2.0e9, (1 << 22) * scale));
-    g.query_length = 8192;
     g.copies = static_cast<std::uint32_t>(64 * scale);
     g.copy_length = 600;
     d.blast = apps::blast::generate(g);
@@ -118,8 +125,7 @@ std::vector<App> make_apps(const std::string& which, double scale, Data& d) {
   if (which == "nqueens" || which == "all") {
     const std::uint32_t n = scale >= 64 ? 17 : scale >= 8 ? 15 : scale >= 2 ? 14 : 13;
     d.nqueens = apps::nqueens::make_problem(n);
-    out.push_back(make_app("nqueens", apps::nqueens::make_instance(d.nqueens),
-                           {256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20}));
+    out.push_back(make_app("nqueens", apps::nqueens::make_instance(d.nqueens), large));
   }
   if (which == "synthetic" || which == "all") {
     d.synthetic.sources = static_cast<std::uint64_t>(1000000 * scale);
@@ -136,7 +142,7 @@ struct Row {
   std::string experiment, app, device, series, plan;
   std::size_t budget = 0;
   double predicted = 0;
-  Measure m;
+  Measure m{};
 };
 
 void print_row(const Row& r) {
@@ -164,7 +170,7 @@ void sizing(App& app, const std::string& device, int repeats, std::vector<Row>& 
     for (const SizingRule rule : {SizingRule::equal, SizingRule::mercator, SizingRule::sqrt}) {
       o.sizing = rule;
       o.queue_budget = budget;
-      Row r{"sizing", app.name, device, std::string(to_string(rule)), "none", budget};
+      Row r{"sizing", app.name, device, std::string(to_string(rule)), "none", budget, 0, {}};
       try {
         r.m = app.run(o, repeats);
       } catch (const Error& e) {
@@ -177,7 +183,7 @@ void sizing(App& app, const std::string& device, int repeats, std::vector<Row>& 
     }
   o.sizing = SizingRule::mercator;
   o.queue_budget = 0;
-  Row r{"sizing", app.name, device, "mercator-default", "none", 0};
+  Row r{"sizing", app.name, device, "mercator-default", "none", 0, 0, {}};
   r.m = app.run(o, repeats);
   r.budget = r.m.queue_bytes;
   print_row(r);
@@ -210,7 +216,7 @@ void merge(App& app, const std::string& device, int repeats, std::size_t budget,
   std::vector<std::pair<double, std::string>> measured;
   for (const MergePlan& p : merge_candidates(app, plan)) {
     o.merge = p.to_string();
-    Row r{"merge", app.name, device, "sqrt", p.to_string(), budget, predicted[p.to_string()]};
+    Row r{"merge", app.name, device, "sqrt", p.to_string(), budget, predicted[p.to_string()], {}};
     try {
       r.m = app.run(o, repeats);
     } catch (const Error& e) {
@@ -244,7 +250,7 @@ void fused(App& app, const std::string& device, int repeats, std::size_t budget,
     x.sizing = rule;
     x.queue_budget = b;
     x.merge = merge_plan;
-    Row r{"fused", app.name, device, series, MergePlan::parse(merge_plan, app.nodes).to_string(), b};
+    Row r{"fused", app.name, device, series, MergePlan::parse(merge_plan, app.nodes).to_string(), b, 0, {}};
     r.m = app.run(x, repeats);
     print_row(r);
     rows.push_back(r);
@@ -275,7 +281,7 @@ void devices(App& app, int repeats, std::size_t budget, std::vector<Row>& rows) 
     o.sizing = SizingRule::sqrt;
     o.queue_budget = budget;
     o.merge = "auto";
-    Row r{"devices", app.name, device, "sqrt", "auto", budget};
+    Row r{"devices", app.name, device, "sqrt", "auto", budget, 0, {}};
     try {
       r.m = app.run(o, repeats);
     } catch (const Error& e) {
@@ -313,7 +319,7 @@ int main(int argc, char** argv) {
     const double scale = std::stod(args.get_or("scale", "1"));
     const int repeats = static_cast<int>(args.get_int("repeats", 3, 1, 1000));
     Data data;
-    std::vector<App> apps = make_apps(args.get_or("app", "all"), scale, data);
+    std::vector<App> apps = make_apps(args.get_or("app", "all"), scale, device != "cpu", data);
     std::printf("%-8s %-10s %-6s %-16s %-28s %9s %10s %12s %10s %12s %s\n", "exp", "app", "device", "series",
                 "plan", "budget", "seconds", "switches", "items", "predicted", "queue sizes");
     std::vector<Row> rows;
@@ -330,7 +336,10 @@ int main(int argc, char** argv) {
         }
       }
       const std::size_t budget = static_cast<std::size_t>(
-          args.get_int("budget", app.name == "nqueens" ? (2 << 20) : (192 << 10), 1, std::int64_t{1} << 40));
+          args.get_int("budget",
+                       app.name == "nqueens" ? (device == "cpu" ? (256 << 10) : (4 << 20))
+                                             : (device == "cpu" ? (32 << 10) : (192 << 10)),
+                       1, std::int64_t{1} << 40));
       if (experiment == "sizing" || experiment == "all") sizing(app, device, repeats, rows);
       if (experiment == "merge" || experiment == "all") merge(app, device, repeats, budget, rows);
       if (experiment == "fused" || experiment == "all") fused(app, device, repeats, budget, rows);

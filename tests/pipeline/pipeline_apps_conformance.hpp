@@ -290,4 +290,41 @@ TEST_P(PipelineApps, TaxiMalformedPairsNameLineAndColumn) {
   }
 }
 
+// Every application at the minimum safe queue sizes of the run's widest vector (partial vectors at
+// every queue), and with a single source.
+TEST_P(PipelineApps, EveryApplicationAtTheMinimumSafeSizesAndWithOneSource) {
+  const auto least = [&](const PipelineShape& shape) {
+    std::uint64_t bytes = 0;
+    for (const QueueSpec& q : queue_specs(shape, MergePlan::unmerged(shape.size()), width(), {}))
+      bytes += q.min_items * q.item_bytes;
+    return bytes;
+  };
+  PipelineOptions o = options(SizingRule::sqrt, "none", true);
+  const apps::blast::Problem b = small_blast();
+  auto blast = apps::blast::make_instance(b);
+  o.queue_budget = least(shape_of<apps::blast::BlastPipeline>(blast.params));
+  EXPECT_EQ(run_pipeline(blast, o).items, blast_reference(b));
+  const auto q = apps::nqueens::make_problem(11);
+  const auto queens = apps::nqueens::make_instance(q);
+  o.queue_budget = least(shape_of<apps::nqueens::NQueensPipeline>(queens.params));
+  EXPECT_EQ(run_pipeline(queens, o).count, nqueens_reference(11).size());
+  apps::taxi::GeneratorConfig g;
+  g.lines = 300;
+  const std::string text = apps::taxi::generate_text(g);
+  const auto t = apps::taxi::parse_lines(text, "taxi");
+  const auto taxi = apps::taxi::make_instance(t);
+  o.queue_budget = least(shape_of<apps::taxi::TaxiPipeline>(taxi.params));
+  EXPECT_TRUE(run_pipeline(taxi, o).items == taxi_reference(text).items);
+  // One source each: a database of one word, a one-line Taxi file, N-Queens with n = 1.
+  o.queue_budget = 0;
+  apps::blast::Problem one = b;
+  one.db.assign(b.query.begin() + 100, b.query.begin() + 100 + b.settings.k);
+  EXPECT_EQ(apps::blast::make_instance(one).sources.count, 1U);
+  EXPECT_EQ(run_pipeline(apps::blast::make_instance(one), o).items, blast_reference(one));
+  const std::string line = "5,LINESTRING(1.5 2, -3 4.25)";
+  const auto t1 = apps::taxi::parse_lines(line, "one");
+  EXPECT_TRUE(run_pipeline(apps::taxi::make_instance(t1), o).items == taxi_reference(line).items);
+  EXPECT_EQ(run_pipeline(apps::nqueens::make_instance(apps::nqueens::make_problem(1)), o).count, 1U);
+}
+
 }  // namespace sextant::pipeline::testing

@@ -11,6 +11,8 @@
 #include "core/dataset.hpp"
 #include "scheduler/scheduler.hpp"
 #include "scheduler/topology.hpp"
+#include "templates/pipeline/run_request.hpp"
+#include "templates/pipeline/run_spec.hpp"
 #include "templates/skycube/skycube_options.hpp"
 #include "templates/window/count_window_hooks.hpp"
 #include "templates/window/count_window_planner.hpp"
@@ -60,5 +62,13 @@ std::unique_ptr<matching::detail::MatchEngine> make_match_engine(const scheduler
 // The stream-window operators of each backend (api/stream_window_engine.hpp declares their
 // factories): the CPU's in cpu/window/stream_engine_cpu_*.cpp, the GPU's in
 // gpu/window/stream_engine_gpu.cpp or refusing in cpu/cpu_backends.cpp.
+
+// A pipeline on the scheduler's workers: CPU replicas, and in a build with CUDA a GPU's block
+// replicas on its workers. Instantiated for the applications of apps/pipelines
+// (cpu/pipeline/pipeline_backends_cpu.cpp or gpu/pipeline/pipeline_backends_gpu.cpp).
+template <class P>
+pipeline::RunOutcome<typename P::Output> pipeline_on_scheduler(const pipeline::Instance<P>& instance,
+                                                               const pipeline::RunRequest& request,
+                                                               scheduler::Scheduler& s);
 
 }  // namespace sextant::backends

@@ -14,5 +14,6 @@ int generate_stream_command(int argc, char** argv);
 int match_command(int argc, char** argv);
 int generate_pubsub_command(int argc, char** argv);
 int skyline_command(int argc, char** argv);
+int pipeline_command(int argc, char** argv);
 
 }  // namespace sextant::cli

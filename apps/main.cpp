@@ -28,6 +28,7 @@ constexpr const char* usage =
     "  generate-stream  write an out-of-order keyed stream as CSV key,ts,value,wm (input of 'window')\n"
     "  match      content-based publish/subscribe matching of events against subscriptions\n"
     "  generate-pubsub  write a pub/sub workload: subscriptions and events (input of 'match')\n"
+    "  pipeline   irregular streaming pipelines (run, profile, plan): BLAST-like, N-Queens, Taxi, synthetic\n"
     "  info       what this build contains and which devices it sees\n"
     "  skyline    compute one subspace's skyline (no skycube)\n"
     "\n"
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
     if (command == "match") return sextant::cli::match_command(argc, argv);
     if (command == "generate-pubsub") return sextant::cli::generate_pubsub_command(argc, argv);
     if (command == "skyline") return sextant::cli::skyline_command(argc, argv);
+    if (command == "pipeline") return sextant::cli::pipeline_command(argc, argv);
     std::fprintf(stderr, "sextant: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
   } catch (const sextant::Error& e) {

@@ -5,6 +5,7 @@
 #include "sextant/core/config.hpp"
 #include "sextant/datagen.hpp"
 #include "sextant/matching.hpp"
+#include "sextant/pipeline.hpp"
 #include "sextant/scheduler.hpp"
 #include "sextant/skycube.hpp"
 #include "sextant/window.hpp"

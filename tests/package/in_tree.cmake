@@ -7,7 +7,7 @@ set(SEXTANT_UMBRELLA_CHECKS
   ${CMAKE_CURRENT_LIST_DIR}/umbrella_skycube.cpp ${CMAKE_CURRENT_LIST_DIR}/umbrella_window.cpp
   ${CMAKE_CURRENT_LIST_DIR}/umbrella_scheduler.cpp ${CMAKE_CURRENT_LIST_DIR}/umbrella_datagen.cpp
   ${CMAKE_CURRENT_LIST_DIR}/umbrella_sextant.cpp ${CMAKE_CURRENT_LIST_DIR}/build_tree_paths.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/umbrella_window_custom.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/umbrella_window_custom.cpp ${CMAKE_CURRENT_LIST_DIR}/umbrella_pipeline.cpp)
 add_library(sextant_umbrella_checks OBJECT ${SEXTANT_UMBRELLA_CHECKS})
 target_sources(sextant_umbrella_checks PRIVATE ${CMAKE_CURRENT_LIST_DIR}/umbrella_matching.cpp)
 target_link_libraries(sextant_umbrella_checks PRIVATE sextant sextant_warnings)

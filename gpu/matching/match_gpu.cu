@@ -448,6 +448,10 @@ class MatchGpu::Impl {
     add(14, h.strings, 1, c.strings_synced, s.string_bytes() - c.strings_synced);
     if (records_.empty()) return;
     const std::size_t record_bytes = records_.size() * sizeof(Scatter);
+    // The staging buffer and delta_ are shared by the shards' uploads: the previous shard's copy out
+    // of the (pinned) staging buffer and its scatter out of delta_ must be done before they are
+    // rewritten or reallocated.
+    SEXTANT_CUDA_CHECK(cudaStreamSynchronize(stream_));
     char* staging = staging_.reserve(record_bytes + payload);
     std::memcpy(staging, records_.data(), record_bytes);
     for (std::size_t r = 0; r < records_.size(); ++r)

@@ -161,7 +161,10 @@ QueueSizes size_queues(SizingRule rule, std::size_t budget, std::vector<QueueSpe
     out.budget = static_cast<std::size_t>(bytes);
     return out;
   }
-  if (budget == 0) budget = policy::default_queue_budget;
+  // No budget named: the default, or the minimum safe sizes where a wide vector (a GPU's lanes)
+  // needs more; a named budget below them is an error.
+  if (budget == 0)
+    budget = static_cast<std::size_t>(std::max<std::uint64_t>(policy::default_queue_budget, need));
   out.budget = budget;
   if (need > budget)
     throw Error::argument(

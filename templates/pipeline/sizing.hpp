@@ -59,9 +59,9 @@ struct QueueSizes {
   std::uint64_t min_bytes() const noexcept;  // sum of the minimum safe sizes
 };
 
-// Sizes the queues. budget = 0: policy::default_queue_budget for equal and sqrt, scale
-// policy::mercator_queue_scale for mercator. `budget_parameter` names the budget in the error
-// raised when it is below the minimum safe sizes.
+// Sizes the queues. budget = 0: policy::default_queue_budget (raised to the minimum safe sizes where
+// they need more) for equal and sqrt, scale policy::mercator_queue_scale for mercator. `budget_parameter`
+// names the budget in the error raised when it is below the minimum safe sizes.
 QueueSizes size_queues(SizingRule rule, std::size_t budget, std::vector<QueueSpec> queues,
                        std::uint32_t width, std::string_view budget_parameter = "--queue-budget");
 

@@ -11,6 +11,7 @@
 
 #include "support/error_of.hpp"
 #include "templates/pipeline/merge_plan.hpp"
+#include "templates/pipeline/pipeline_policy.hpp"
 #include "templates/pipeline/replica_layout.hpp"
 
 namespace sextant::pipeline {
@@ -106,6 +107,20 @@ TEST(Sizing, ABudgetBelowTheMinimumNamesEveryQueue) {
             std::string::npos)
       << e;
   EXPECT_NE(e.find("the queue after node 1 (a) needs 32 bytes"), std::string::npos) << e;
+}
+
+TEST(Sizing, NoBudgetIsTheDefaultOrTheMinimumWhereWideVectorsNeedMore) {
+  // 8 lanes: 4256 bytes of minimum fit the default budget.
+  QueueSizes s = size_queues(SizingRule::sqrt, 0, queue_specs(shape(), MergePlan::unmerged(4), 8, gains), 8);
+  EXPECT_EQ(s.budget, policy::default_queue_budget);
+  // 128 lanes (a GPU's): 128 * 4 + 256 * 8 + 4096 * 16 = 68096 bytes > 64 KiB, the minimum sizes.
+  s = size_queues(SizingRule::sqrt, 0, queue_specs(shape(), MergePlan::unmerged(4), 128, gains), 128);
+  EXPECT_EQ(s.budget, 68096U);
+  EXPECT_EQ(s.capacity, (std::vector<std::uint64_t>{128, 256, 4096}));
+  // A named budget below the minimum stays an error.
+  EXPECT_THROW(
+      size_queues(SizingRule::sqrt, 65536, queue_specs(shape(), MergePlan::unmerged(4), 128, gains), 128),
+      Error);
 }
 
 TEST(Sizing, ParseRules) {

@@ -59,8 +59,9 @@ void slice_chunks(const TypedRun<Agg>& run, std::uint64_t begin, std::uint64_t e
 // windows starting in block b, out[k] = Suf(k) + Pre(k + q - 1) (+ A[k + q]), where Suf runs to the
 // end of block b and Pre from the start of block b + 1; a window starting on a block boundary is Suf
 // alone. Without full chunks (S > W) a block is one window: its head. Positional aggregates then
-// split the block's accumulators into the value and the position columns.
-template <class Agg>
+// split the block's accumulators into the value and the position columns. (Scalar code, but
+// templated on the instruction set so that each unit's copy is its own symbol: see isa_symbols.sh.)
+template <class Isa, class Agg>
 void expand_blocks(const TypedRun<Agg>& run, std::uint64_t begin, std::uint64_t end) {
   using Acc = typename Agg::Acc;
   const ChunkGeometry& g = run.g;
@@ -108,7 +109,7 @@ void slice_run(const CpuCountRun& run, std::uint64_t begin, std::uint64_t end) {
 template <class Isa>
 void expand_run(const CpuCountRun& run, std::uint64_t begin, std::uint64_t end) {
   visit_aggregate(run.args.in.type, run.args.kind,
-                  [&](auto agg) { expand_blocks(TypedRun<decltype(agg)>(run), begin, end); });
+                  [&](auto agg) { expand_blocks<Isa>(TypedRun<decltype(agg)>(run), begin, end); });
 }
 
 }  // namespace sextant::window::detail

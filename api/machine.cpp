@@ -27,4 +27,8 @@ scheduler::Topology machine() {
   return discovered;
 }
 
+scheduler::Topology machine_for(const DeviceSelection& devices) {
+  return devices.wants_gpu() ? machine() : cpu_machine();
+}
+
 }  // namespace sextant::api

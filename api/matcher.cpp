@@ -25,7 +25,8 @@ class MatcherState {
  public:
   explicit MatcherState(const MatcherOptions& options)
       : options_(options),
-        engine_(backends::make_match_engine(options.machine ? *options.machine : api::machine(), options)),
+        engine_(backends::make_match_engine(
+            options.machine ? *options.machine : api::machine_for(options.devices), options)),
         tables_(engine_->shards()) {
     for (std::uint32_t s = 0; s < tables_.shard_count(); ++s)
       tables_.shard(s).log_changes(engine_->copies_tables());

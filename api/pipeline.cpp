@@ -16,11 +16,6 @@ namespace sextant::pipeline {
 
 namespace {
 
-bool names_gpu(const DeviceSelection& d) {
-  return std::any_of(d.devices.begin(), d.devices.end(),
-                     [](const DeviceId& id) { return id.kind == DeviceKind::gpu; });
-}
-
 struct Devices {
   scheduler::Topology machine;
   DeviceSelection selection;
@@ -29,11 +24,11 @@ struct Devices {
 
 Devices plan_devices(const PipelineOptions& o) {
   Devices d;
-  d.machine = o.machine ? *o.machine : api::machine();
+  d.machine = o.machine ? *o.machine : api::machine_for(o.devices);
   d.selection = o.devices;
   if (!d.selection.all && d.selection.devices.empty())
     d.selection.devices.push_back(DeviceId{DeviceKind::cpu, -1});
-  if (d.machine.gpu_count() == 0 && names_gpu(d.selection)) {
+  if (d.machine.gpu_count() == 0 && d.selection.names_gpu()) {
     const auto gpu = std::find_if(d.selection.devices.begin(), d.selection.devices.end(),
                                   [](const DeviceId& id) { return id.kind == DeviceKind::gpu; });
     const std::string why = !build::has_cuda && !o.machine ? "this build of Sextant has no CUDA support"
@@ -41,7 +36,7 @@ Devices plan_devices(const PipelineOptions& o) {
     throw Error::unsupported("cannot run on GPU " + to_string(*gpu) + ": " + why +
                              "; name CPU devices instead (all, cpu or numaN)");
   }
-  d.gpus = d.machine.gpu_count() > 0 && (d.selection.all || names_gpu(d.selection));
+  d.gpus = d.machine.gpu_count() > 0 && d.selection.wants_gpu();
   return d;
 }
 

@@ -13,11 +13,6 @@ namespace sextant::skycube {
 
 namespace {
 
-bool names_gpu(const DeviceSelection& devices) {
-  return std::any_of(devices.devices.begin(), devices.devices.end(),
-                     [](const DeviceId& d) { return d.kind == DeviceKind::gpu; });
-}
-
 // The selection with the GPUs left out ("all" becomes "cpu").
 DeviceSelection without_gpus(const DeviceSelection& devices) {
   if (devices.all) return DeviceSelection{false, {DeviceId{DeviceKind::cpu, -1}}};
@@ -33,11 +28,8 @@ DevicePlan plan_devices(const DeviceOptions& options) {
   DevicePlan plan;
   plan.devices = options.devices;
   if (!plan.devices.all && plan.devices.devices.empty()) plan.devices.all = true;
-  // A selection without GPUs never starts the CUDA runtime (tens of milliseconds).
-  plan.machine = options.machine                               ? *options.machine
-                 : plan.devices.all || names_gpu(plan.devices) ? api::machine()
-                                                               : api::cpu_machine();
-  if (plan.machine.gpu_count() == 0 && names_gpu(plan.devices)) {
+  plan.machine = options.machine ? *options.machine : api::machine_for(plan.devices);
+  if (plan.machine.gpu_count() == 0 && plan.devices.names_gpu()) {
     const auto gpu = std::find_if(plan.devices.devices.begin(), plan.devices.devices.end(),
                                   [](const DeviceId& d) { return d.kind == DeviceKind::gpu; });
     const std::string why = !build::has_cuda && !options.machine ? "this build of Sextant has no CUDA support"
@@ -45,7 +37,7 @@ DevicePlan plan_devices(const DeviceOptions& options) {
     throw Error::unsupported("cannot run on GPU " + to_string(*gpu) + ": " + why +
                              "; name CPU devices instead (all, cpu or numaN)");
   }
-  plan.uses_gpus = plan.machine.gpu_count() > 0 && (plan.devices.all || names_gpu(plan.devices));
+  plan.uses_gpus = plan.machine.gpu_count() > 0 && plan.devices.wants_gpu();
   return plan;
 }
 

@@ -7,7 +7,9 @@
 
 namespace sextant {
 
-std::string_view to_string(DeviceKind kind) noexcept { return kind == DeviceKind::gpu ? "gpu" : "cpu"; }
+std::string_view to_string(DeviceKind kind) noexcept {
+  return kind == DeviceKind::gpu ? "gpu" : "cpu";
+}
 
 std::string to_string(DeviceId id) {
   if (id.kind == DeviceKind::gpu) return "gpu" + std::to_string(id.index);
@@ -15,11 +17,17 @@ std::string to_string(DeviceId id) {
 }
 
 bool DeviceSelection::wants_gpu() const noexcept {
-  return all || std::any_of(devices.begin(), devices.end(), [](const DeviceId& d) { return d.kind == DeviceKind::gpu; });
+  return all || names_gpu();
+}
+
+bool DeviceSelection::names_gpu() const noexcept {
+  return std::any_of(devices.begin(), devices.end(),
+                     [](const DeviceId& d) { return d.kind == DeviceKind::gpu; });
 }
 
 bool DeviceSelection::wants_cpu() const noexcept {
-  return all || std::any_of(devices.begin(), devices.end(), [](const DeviceId& d) { return d.kind == DeviceKind::cpu; });
+  return all || std::any_of(devices.begin(), devices.end(),
+                            [](const DeviceId& d) { return d.kind == DeviceKind::cpu; });
 }
 
 namespace {

@@ -26,8 +26,9 @@ struct DeviceSelection {
   bool all = false;
   std::vector<DeviceId> devices;
 
-  bool wants_gpu() const noexcept;
+  bool wants_gpu() const noexcept;  // all, or some gpuN
   bool wants_cpu() const noexcept;
+  bool names_gpu() const noexcept;  // some gpuN, named explicitly
 };
 
 // The one device grammar: "all", or a comma-separated list of "cpu" (every core), "numaN" (the

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -24,6 +23,7 @@
 
 #include "core/device.hpp"
 #include "core/task_team.hpp"
+#include "core/worker_hooks.hpp"
 #include "templates/pipeline/run_spec.hpp"
 
 namespace sextant::pipeline {
@@ -49,13 +49,17 @@ class RunnerOf final : public ChunkRunner<typename R::Output> {
   R hook_;
 };
 
+// A hook offered for some workers, its type erased (pipelines offer a list built at run time: one
+// CPU replica per lane width, the GPU's): what core/worker_hooks.hpp's Offer holds, plus what the
+// hook type would say (name, kind, fallback).
 template <class Out>
 struct ReplicaOffer {
+  using Make = std::function<std::unique_ptr<ChunkRunner<Out>>(int worker)>;  // once per worker
   std::string name;
   DeviceKind kind = DeviceKind::cpu;
   bool runnable = true;
   bool fallback = false;
-  std::function<std::unique_ptr<ChunkRunner<Out>>(int worker)> make;  // called once per worker
+  Make make;
 };
 
 // An offer of hook type R, made per worker by make(worker) -> R.
@@ -83,26 +87,16 @@ struct PipelineRun {
 template <class Out, DeviceTeam Team>
 PipelineRun<Out> run_on_team(Team& team, std::uint64_t sources, std::span<const ReplicaOffer<Out>> offers,
                              std::string_view name) {
-  const auto workers = static_cast<std::size_t>(std::max(1, team.workers()));
-  struct Slot {
-    std::unique_ptr<ChunkRunner<Out>> runner;
-    std::exception_ptr failure;
-  };
-  std::vector<std::vector<Slot>> slots(offers.size());
-  for (auto& s : slots) s.resize(workers);
-  // GPU replicas upload parameters and allocate their buffers before the range starts, all GPUs at
-  // once; a failure is kept for the worker's first chunk, where the team handles it.
+  // One runner per (offer, worker), made on first use. GPU replicas upload parameters and allocate
+  // their buffers before the range starts, all GPUs at once; a failure is kept for the worker's
+  // first chunk, where the team handles it.
+  std::vector<WorkerHooks<typename ReplicaOffer<Out>::Make>> runners;
+  runners.reserve(offers.size());
+  for (const ReplicaOffer<Out>& o : offers) runners.emplace_back(o.make, team.workers());
   team.for_each_worker([&](int worker) {
-    for (std::size_t o = 0; o < offers.size(); ++o) {
-      if (!offers[o].runnable || offers[o].kind != DeviceKind::gpu || team.kind(worker) != DeviceKind::gpu)
-        continue;
-      Slot& slot = slots[o][static_cast<std::size_t>(worker)];
-      try {
-        slot.runner = offers[o].make(worker);
-      } catch (...) {
-        slot.failure = std::current_exception();
-      }
-    }
+    for (std::size_t o = 0; o < offers.size(); ++o)
+      if (offers[o].runnable && offers[o].kind == DeviceKind::gpu && team.kind(worker) == DeviceKind::gpu)
+        runners[o].prepare(worker, [](auto&) {});
   });
   std::mutex mutex;
   std::vector<std::pair<std::uint64_t, ChunkOutput<Out>>> chunks;
@@ -114,11 +108,8 @@ PipelineRun<Out> run_on_team(Team& team, std::uint64_t sources, std::span<const 
     v.runnable = offers[o].runnable;
     v.fallback = offers[o].fallback;
     v.fn = [&, o](std::size_t begin, std::size_t end, int worker) {
-      Slot& slot = slots[o][static_cast<std::size_t>(worker)];
-      if (slot.failure) std::rethrow_exception(slot.failure);
-      if (!slot.runner) slot.runner = offers[o].make(worker);
       ChunkOutput<Out> out;
-      slot.runner->run(begin, end, out);
+      runners[o].at(worker)->run(begin, end, out);
       std::lock_guard lock(mutex);
       chunks.emplace_back(begin, std::move(out));
     };

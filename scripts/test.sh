@@ -32,7 +32,9 @@ fi
 
 if [ "${SEXTANT_SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== CPU tests under AddressSanitizer + UBSan"
+  # -O1 -g1: half the compile time of -O2 -g on the largest units, with line numbers kept in reports.
   cmake -S "$root" -B "$build/asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEXTANT_SANITIZE=ON \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
     -DSEXTANT_ENABLE_CUDA=OFF -DSEXTANT_BUILD_BENCHMARKS=OFF -DSEXTANT_BUILD_FUZZERS=ON
   cmake --build "$build/asan" -j "$jobs"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

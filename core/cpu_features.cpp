@@ -51,6 +51,14 @@ SimdLevel simd_level() {
   return level;
 }
 
+bool simd_forced() {
+  static const bool forced = [] {
+    const char* name = std::getenv("SEXTANT_SIMD");
+    return name != nullptr && *name != '\0';
+  }();
+  return forced;
+}
+
 bool cpu_supports(SimdLevel level) noexcept {
   return detect(level);
 }

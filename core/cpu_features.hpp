@@ -12,6 +12,9 @@ enum class SimdLevel { scalar, avx2, avx512 };
 // level SEXTANT_SIMD=scalar|avx2|avx512 forces (lets tests and users pick a variant on any
 // machine). Throws Error (unsupported) when SEXTANT_SIMD names a level this CPU lacks or no level.
 SimdLevel simd_level();
+// Whether SEXTANT_SIMD names the level (then a kernel's variant list offers that level's variant
+// alone: cpu/simd/isa.hpp).
+bool simd_forced();
 // Whether the CPU itself has `level` (whatever SEXTANT_SIMD says).
 bool cpu_supports(SimdLevel level) noexcept;
 std::string_view to_string(SimdLevel level) noexcept;

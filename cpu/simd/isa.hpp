@@ -24,25 +24,35 @@ struct Avx512Isa {
   static constexpr SimdLevel level = SimdLevel::avx512;
 };
 
-// Whether a variant built for `Isa` may run here: the CPU has it and SEXTANT_SIMD allows it
-// (SEXTANT_SIMD=avx2 keeps AVX-512 variants out).
+// Whether the variant built for `Isa` of a kernel with a scalar, an AVX2 and an AVX-512 variant may
+// run here: the CPU has it and, where SEXTANT_SIMD names a level, it is that level (so that
+// SEXTANT_SIMD=avx512 forces the AVX-512 variant as SEXTANT_SIMD=avx2 forces the AVX2 one; unset,
+// every level the CPU has, and the scheduler keeps the fastest).
 template <class Isa>
 bool allowed() {
-  return Isa::level <= simd_level();
+  return simd_forced() ? Isa::level == simd_level() : Isa::level <= simd_level();
 }
 
-// Calls f(ScalarIsa{}) or f(Avx2Isa{}) for the running CPU (kernels with those two variants).
+namespace detail {
+template <class Isa>
+bool within_level() {
+  return Isa::level <= simd_level();
+}
+}  // namespace detail
+
+// Calls f(ScalarIsa{}) or f(Avx2Isa{}) for the running CPU (kernels with those two variants): the
+// widest the CPU has up to SEXTANT_SIMD's level.
 template <class F>
 decltype(auto) dispatch_isa(F&& f) {
-  if (allowed<Avx2Isa>()) return f(Avx2Isa{});
+  if (detail::within_level<Avx2Isa>()) return f(Avx2Isa{});
   return f(ScalarIsa{});
 }
 
 // The same for kernels with an AVX-512 variant too.
 template <class F>
 decltype(auto) dispatch_isa_avx512(F&& f) {
-  if (allowed<Avx512Isa>()) return f(Avx512Isa{});
-  if (allowed<Avx2Isa>()) return f(Avx2Isa{});
+  if (detail::within_level<Avx512Isa>()) return f(Avx512Isa{});
+  if (detail::within_level<Avx2Isa>()) return f(Avx2Isa{});
   return f(ScalarIsa{});
 }
 

@@ -3,6 +3,7 @@
 // (cpu/cpu_backends.cpp) or, when CUDA is on, the CPU + GPU one (gpu/gpu_backends.cpp).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,10 +41,12 @@ std::vector<PointId> skyline_here(const Dataset& data, Mask subspace);
 // on `threads` threads). Every build has it (cpu/skycube/reference_backend.cpp).
 skycube::SkycubeResult reference_skycube(const Dataset& data, int max_level, int threads);
 
-// Count windows on the scheduler's CPU workers, host columns, every registered CPU variant (the
-// scheduler keeps the fastest per worker); returns what ran, e.g. "cpu (avx512 100.0%)". Every
-// build has it (cpu/window/count_window_backend.cpp).
-std::string count_window_on_cpu(const window::CountWindowArgs& args, scheduler::Scheduler& s);
+// Count windows on `threads` CPU workers (0 = every core) of a scheduler on machine(), host columns,
+// every registered CPU variant (the scheduler keeps the fastest per worker); a short column runs on
+// the calling thread without asking for the machine. Returns what ran, e.g. "cpu (avx512 100.0%)".
+// Every build has it (cpu/window/count_window_backend.cpp).
+std::string count_window_on_cpu(const window::CountWindowArgs& args, int threads,
+                                const std::function<scheduler::Topology()>& machine);
 
 // Count windows on GPU `ordinal` (0 .. gpu_count() - 1): host columns in and out, or columns in
 // the GPU's memory (on a CUDA stream, nullptr = the default stream). A build without CUDA throws
@@ -57,7 +60,7 @@ window::CountPlan count_window_in_gpu_memory(int ordinal, const window::CountWin
 // selects: the CPU hook variants on every core, the GPU hook on every GPU where the build has one
 // (cpu/matching/matching_backend_cpu.cpp refuses GPUs without CUDA, exit 4).
 std::unique_ptr<matching::detail::MatchEngine> make_match_engine(const scheduler::Topology& machine,
-                                                                const matching::MatcherOptions& options);
+                                                                 const matching::MatcherOptions& options);
 
 // The stream-window operators of each backend (api/stream_window_engine.hpp declares their
 // factories): the CPU's in cpu/window/stream_engine_cpu_*.cpp, the GPU's in

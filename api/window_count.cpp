@@ -46,10 +46,8 @@ CountWindowResult aggregate_count(ColumnView in, CountWindowSpec spec, Aggregate
       throw Error::argument(
           "algorithm", std::string(to_string(options.algorithm)), "auto on the CPU",
           "the CPU has one count-window specialisation; the named algorithms are GPU kernels");
-    scheduler::SchedulerOptions cores;
-    cores.layout.cpu_cores = options.threads;
-    scheduler::Scheduler s(api::cpu_machine(), cores);
-    result.algorithm = backends::count_window_on_cpu(CountWindowArgs{in, out, spec, kind, positions}, s);
+    result.algorithm = backends::count_window_on_cpu(CountWindowArgs{in, out, spec, kind, positions},
+                                                     options.threads, api::cpu_machine);
     return result;
   }
   check_count_algorithm(options.algorithm, kind);

@@ -4,8 +4,9 @@
 
 namespace sextant::backends {
 
-std::string count_window_on_cpu(const window::CountWindowArgs& args, scheduler::Scheduler& s) {
-  return window::count_window_on_cpu(args, s);
+std::string count_window_on_cpu(const window::CountWindowArgs& args, int threads,
+                                const std::function<scheduler::Topology()>& machine) {
+  return window::count_window_on_cpu(args, threads, machine);
 }
 
 }  // namespace sextant::backends

@@ -1,5 +1,6 @@
 #include "cpu/window/count_window_cpu.hpp"
 
+#include <functional>
 #include <tuple>
 #include <vector>
 
@@ -52,10 +53,9 @@ std::string describe(const scheduler::Scheduler& s) {
   return what.empty() ? "cpu" : "cpu (" + what + ")";
 }
 
-}  // namespace
-
-std::string count_window_on_team(scheduler::SchedulerTeam& team, const CountWindowArgs& args,
-                                 std::span<const CpuCountVariant> variants) {
+// team == nullptr: every column on the calling thread.
+std::string count_window_on(scheduler::SchedulerTeam* team, const CountWindowArgs& args,
+                            std::span<const CpuCountVariant> variants) {
   check_columns(args.in, args.out, args.spec, args.kind, args.positions);
   CpuCountRun run{args, make_geometry(args.in.size, args.spec.length, args.spec.slide)};
   const ChunkGeometry& g = run.g;
@@ -75,25 +75,49 @@ std::string count_window_on_team(scheduler::SchedulerTeam& team, const CountWind
       run.acc = args.out.data;
     const std::uint64_t blocks =
         g.full_chunks == 0 ? g.windows : (g.windows + g.full_chunks - 1) / g.full_chunks;
-    if (g.used < policy::cpu_inline_values) {
+    if (team == nullptr || g.used < policy::cpu_inline_values) {
       const CpuCountVariant& v = first_runnable(variants);
       if (g.slide > 1) v.slice(run, 0, g.chunks);
       v.expand(run, 0, blocks);
       return std::string(v.name);
     }
     if (g.slide > 1)
-      team.run_variants(g.chunks, team_variants(variants, run, &CpuCountVariant::slice), "count-window-slice",
-                        Grain::range);
-    team.run_variants(blocks, team_variants(variants, run, &CpuCountVariant::expand), "count-window-expand",
-                      Grain::range);
+      team->run_variants(g.chunks, team_variants(variants, run, &CpuCountVariant::slice),
+                         "count-window-slice", Grain::range);
+    team->run_variants(blocks, team_variants(variants, run, &CpuCountVariant::expand), "count-window-expand",
+                       Grain::range);
     return {};
   });
 }
 
-std::string count_window_on_cpu(const CountWindowArgs& args, scheduler::Scheduler& s) {
+// The variants on `threads` workers of a scheduler on machine(), or on the calling thread for a
+// short column (machine() is then never called).
+std::string count_window_with(const CountWindowArgs& args, int threads,
+                              const std::function<scheduler::Topology()>& machine,
+                              std::span<const CpuCountVariant> variants) {
+  check_columns(args.in, args.out, args.spec, args.kind, args.positions);
+  if (make_geometry(args.in.size, args.spec.length, args.spec.slide).used < policy::cpu_inline_values) {
+    const std::string ran = count_window_on(nullptr, args, variants);
+    return ran.empty() ? "cpu" : "cpu (" + ran + ")";
+  }
+  scheduler::SchedulerOptions options;
+  options.layout.cpu_cores = threads;
+  scheduler::Scheduler s(machine(), options);
   scheduler::SchedulerTeam team(s, scheduler::TeamMode::cpu_only);
-  const std::string alone = count_window_on_team(team, args, erased_variants<CpuCountWindowVariants>());
-  return alone.empty() ? describe(s) : "cpu (" + alone + ")";
+  const std::string ran = count_window_on(&team, args, variants);
+  return ran.empty() ? describe(s) : "cpu (" + ran + ")";
+}
+
+}  // namespace
+
+std::string count_window_on_team(scheduler::SchedulerTeam& team, const CountWindowArgs& args,
+                                 std::span<const CpuCountVariant> variants) {
+  return count_window_on(&team, args, variants);
+}
+
+std::string count_window_on_cpu(const CountWindowArgs& args, int threads,
+                                const std::function<scheduler::Topology()>& machine) {
+  return count_window_with(args, threads, machine, erased_variants<CpuCountWindowVariants>());
 }
 
 template <class Isa>
@@ -101,13 +125,14 @@ void CpuCountWindowOn<Isa>::run(const CountWindowArgs& args) const {
   if (!can_run())
     throw Error::unsupported(name() + ": this CPU lacks " + std::string(Isa::name) +
                              " (or SEXTANT_SIMD rules it out)");
-  scheduler::SchedulerOptions options;
-  options.layout.cpu_cores = threads;
-  static const scheduler::Topology machine = scheduler::discover_topology();  // hwloc: once per process
-  scheduler::Scheduler s(machine, options);
-  scheduler::SchedulerTeam team(s, scheduler::TeamMode::cpu_only);
   const CpuCountVariant only = erase_count_variant<CpuCountWindowOn>();
-  count_window_on_team(team, args, std::span(&only, 1));
+  count_window_with(
+      args, threads,
+      [] {
+        static const scheduler::Topology machine = scheduler::discover_topology();  // hwloc: once per process
+        return machine;
+      },
+      std::span(&only, 1));
 }
 
 template void CpuCountWindowOn<cpu::ScalarIsa>::run(const CountWindowArgs&) const;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -88,8 +89,11 @@ CpuCountVariant erase_count_variant() {
 std::string count_window_on_team(scheduler::SchedulerTeam& team, const CountWindowArgs& args,
                                  std::span<const CpuCountVariant> variants);
 
-// Every registered variant (count_window_variants.hpp) on the scheduler's CPU workers; returns
-// what ran, e.g. "cpu (avx512 100.0%)".
-std::string count_window_on_cpu(const CountWindowArgs& args, scheduler::Scheduler& s);
+// Every registered variant (count_window_variants.hpp) on `threads` CPU workers (0 = every core) of
+// a scheduler on machine(); returns what ran, e.g. "cpu (avx512 100.0%)". A column shorter than
+// policy::cpu_inline_values runs on the calling thread and never asks for the machine (a process's
+// first topology discovery and the workers' start cost milliseconds).
+std::string count_window_on_cpu(const CountWindowArgs& args, int threads,
+                                const std::function<scheduler::Topology()>& machine);
 
 }  // namespace sextant::window

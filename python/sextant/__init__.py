@@ -1,4 +1,5 @@
-"""Sextant from Python: skylines, skycubes and sliding-window aggregates on NumPy arrays.
+"""Sextant from Python: skylines, skycubes, sliding-window aggregates on NumPy arrays, and
+publish/subscribe matching (:class:`Matcher`).
 
 Sextant is a C++20/CUDA library that runs analytics on every CPU core and GPU of a machine; this
 package calls it on NumPy arrays. Every computation releases the GIL, errors arrive as
@@ -52,6 +53,7 @@ __all__ = [
     "count_windows",
     "tumbling",
     "sliding",
+    "Matcher",
     "Error",
     "BadInputError",
     "BadArgumentError",
@@ -261,3 +263,4 @@ def load_skycube(path: Any) -> Skycube:
 
 
 from .window import StreamWindow, count_windows, sliding, tumbling  # noqa: E402
+from .matching import Matcher  # noqa: E402

@@ -14,6 +14,7 @@ from .errors import (
     ResourceError as ResourceError,
     UnsupportedError as UnsupportedError,
 )
+from .matching import Matcher as Matcher
 from .window import (
     StreamWindow as StreamWindow,
     count_windows as count_windows,

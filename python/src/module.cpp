@@ -11,4 +11,5 @@ NB_MODULE(_sextant, m) {
   sextant::python::bind_errors(m);
   sextant::python::bind_skyline(m);
   sextant::python::bind_window(m);
+  sextant::python::bind_matching(m);
 }

@@ -197,6 +197,7 @@ PipelineProfile profile_pipeline(const Instance<P>& instance, const PipelineOpti
   const std::uint32_t width = gpu ? policy::gpu_lanes : resolve_cpu_lanes(options.cpu_lanes);
   PipelineProfile profile =
       derive_profile(shape_of<P>(instance.params), outcome.counters, width, gpu ? "cycles" : "ns");
+  profile.lockstep = gpu;  // a GPU's lanes: the merge model takes the maximal vector gains
   profile.device = describe(s);
   profile.sources = instance.sources.count;
   profile.seconds = seconds;

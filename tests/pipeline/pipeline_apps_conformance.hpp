@@ -131,6 +131,22 @@ TEST_P(PipelineApps, SyntheticAtTheMinimumSafeSizes) {
   }
 }
 
+// A profile measured on a GPU is a lock-step one (the merge model then takes each node's maximal
+// vector gain); one measured on cores is not. Its per-node counts are the sequential ones.
+TEST_P(PipelineApps, ProfileSaysWhetherItsLanesRanInLockStep) {
+  const apps::synthetic::Config c = small_synthetic();
+  const PipelineProfile p =
+      profile_pipeline(apps::synthetic::make_instance(c), options(SizingRule::equal, "none", false));
+  EXPECT_EQ(p.lockstep, uses_gpu());
+  EXPECT_EQ(p.width, width());
+  ASSERT_EQ(p.nodes.size(), 4U);
+  const std::vector<std::uint64_t> outputs = synthetic_node_outputs(c);
+  for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(p.nodes[k].outputs, outputs[k]) << k;
+  const PipelinePlan plan =
+      plan_pipeline(apps::synthetic::make_instance(c), options(SizingRule::sqrt, "none", false));
+  EXPECT_EQ(plan.profile.lockstep, uses_gpu());
+}
+
 TEST_P(PipelineApps, OneInputAndAnEmptyInput) {
   apps::synthetic::Config c = small_synthetic();
   c.sources = 1;

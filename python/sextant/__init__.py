@@ -1,5 +1,6 @@
-"""Sextant from Python: skylines, skycubes, sliding-window aggregates on NumPy arrays, and
-publish/subscribe matching (:class:`Matcher`).
+"""Sextant from Python: skylines, skycubes, sliding-window aggregates on NumPy arrays,
+publish/subscribe matching (:class:`Matcher`) and irregular streaming pipelines
+(:mod:`sextant.pipeline`).
 
 Sextant is a C++20/CUDA library that runs analytics on every CPU core and GPU of a machine; this
 package calls it on NumPy arrays. Every computation releases the GIL, errors arrive as
@@ -54,6 +55,7 @@ __all__ = [
     "tumbling",
     "sliding",
     "Matcher",
+    "pipeline",
     "Error",
     "BadInputError",
     "BadArgumentError",
@@ -264,3 +266,4 @@ def load_skycube(path: Any) -> Skycube:
 
 from .window import StreamWindow, count_windows, sliding, tumbling  # noqa: E402
 from .matching import Matcher  # noqa: E402
+from . import pipeline  # noqa: E402

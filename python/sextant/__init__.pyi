@@ -15,6 +15,7 @@ from .errors import (
     UnsupportedError as UnsupportedError,
 )
 from .matching import Matcher as Matcher
+from . import pipeline as pipeline
 from .window import (
     StreamWindow as StreamWindow,
     count_windows as count_windows,

@@ -18,6 +18,7 @@ void bind_errors(nb::module_& m);    // errors.cpp
 void bind_skyline(nb::module_& m);   // skyline.cpp: skyline, skycube, Skycube
 void bind_window(nb::module_& m);    // window.cpp: StreamWindow, count_windows
 void bind_matching(nb::module_& m);  // matching.cpp: Matcher
+void bind_pipeline(nb::module_& m);  // pipeline.cpp: pipeline_<app> (run, profile, plan), generators
 
 // A C-contiguous read-only host array of T with ndim dimensions (the Python layer converts and
 // checks shapes and dtypes first, naming the argument, so a mismatch here is a bug).

@@ -12,4 +12,5 @@ NB_MODULE(_sextant, m) {
   sextant::python::bind_skyline(m);
   sextant::python::bind_window(m);
   sextant::python::bind_matching(m);
+  sextant::python::bind_pipeline(m);
 }

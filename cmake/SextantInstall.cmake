@@ -1,4 +1,5 @@
-# Install rules and the exported CMake package: find_package(Sextant) -> Sextant::sextant.
+# Install rules and the exported CMake package: find_package(Sextant) -> Sextant::sextant, and
+# find_package(Sextant COMPONENTS testing) -> Sextant::testing as well.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -21,6 +22,10 @@ install(CODE "
   include(\"${PROJECT_SOURCE_DIR}/cmake/SextantInstallHeaders.cmake\")")
 
 install(EXPORT SextantTargets NAMESPACE Sextant:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Sextant)
+# Sextant::testing in a file of its own, which the package configuration loads only for
+# find_package(Sextant COMPONENTS testing): it links GTest::gtest, which no other consumer needs.
+install(TARGETS sextant_testing EXPORT SextantTestingTargets INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT SextantTestingTargets NAMESPACE Sextant:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Sextant)
 configure_package_config_file(cmake/SextantConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/SextantConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Sextant)

@@ -7,7 +7,7 @@ include_guard(GLOBAL)
 cmake_policy(VERSION 3.25...4.2)  # also when run from cmake_install.cmake, which sets none
 
 # The folders that hold library headers; sources include them from the project root.
-set(SEXTANT_HEADER_FOLDERS core datagen templates cpu gpu scheduler api apps)
+set(SEXTANT_HEADER_FOLDERS core datagen templates cpu gpu scheduler api apps testing)
 
 # Where an included name lives, as the build finds it: "sextant/x.hpp" in include/ (the
 # umbrellas), "sextant/<folder>/..." or "<folder>/..." in the project root or the generated folder.

@@ -13,9 +13,9 @@
 #include "scheduler/statistics.hpp"
 #include "scheduler/topology.hpp"
 #include "support/error_of.hpp"
-#include "support/random_data.hpp"
 #include "support/skyline_conformance.hpp"
 #include "support/window_skyline.hpp"
+#include "testing/random_data.hpp"
 
 namespace sextant {
 namespace {

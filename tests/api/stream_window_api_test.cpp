@@ -16,7 +16,7 @@
 #include "core/error.hpp"
 #include "datagen/stream_generator.hpp"
 #include "support/stream_watermark_conformance.hpp"
-#include "window/stream_window_reference.hpp"
+#include "testing/stream_window_reference.hpp"
 
 namespace sextant::window {
 namespace {

@@ -16,7 +16,7 @@
 #include "core/config.hpp"
 #include "datagen/stream_generator.hpp"
 #include "support/cli_fixture.hpp"
-#include "window/stream_window_reference.hpp"
+#include "testing/stream_window_reference.hpp"
 
 namespace sextant {
 namespace {

@@ -43,7 +43,9 @@ endforeach()
 foreach(name sextant/skycube.hpp sextant/window.hpp sextant/scheduler.hpp sextant/datagen.hpp
              sextant/sextant.hpp sextant/core/config.hpp sextant/api/skycube.hpp sextant/api/skyline.hpp
              sextant/window_custom.hpp
-             sextant/templates/skycube/hooks.hpp sextant/templates/window/stream_hooks.hpp)
+             sextant/templates/skycube/hooks.hpp sextant/templates/window/stream_hooks.hpp
+             sextant/testing.hpp sextant/testing/cuboid_conformance.hpp
+             sextant/testing/stream_aggregate_conformance.hpp)
   if(NOT name IN_LIST installed)
     fail("missing: ${name}")
   endif()
@@ -72,6 +74,10 @@ endforeach()
 file(GLOB_RECURSE config_files "${SEXTANT_PREFIX}/lib*/cmake/Sextant/*.cmake")
 if(NOT config_files)
   fail("no package configuration installed")
+endif()
+# Sextant::testing has a targets file of its own, loaded only for COMPONENTS testing.
+if(NOT config_files MATCHES "SextantTestingTargets\\.cmake")
+  fail("no SextantTestingTargets.cmake (Sextant::testing) installed")
 endif()
 foreach(file IN LISTS config_files)
   file(STRINGS "${file}" lines REGEX "^[^#]*[Pp][Aa][Pp][Ii]")  # code, not comments

@@ -11,6 +11,9 @@ set(SEXTANT_UMBRELLA_CHECKS
 add_library(sextant_umbrella_checks OBJECT ${SEXTANT_UMBRELLA_CHECKS})
 target_sources(sextant_umbrella_checks PRIVATE ${CMAKE_CURRENT_LIST_DIR}/umbrella_matching.cpp)
 target_link_libraries(sextant_umbrella_checks PRIVATE sextant sextant_warnings)
+# <sextant/testing.hpp> needs GoogleTest: through Sextant::testing, as a user's test would.
+add_library(sextant_umbrella_testing_check OBJECT ${CMAKE_CURRENT_LIST_DIR}/umbrella_testing.cpp)
+target_link_libraries(sextant_umbrella_testing_check PRIVATE Sextant::testing sextant_warnings)
 
 # Installs this build into a scratch prefix and checks what lands there (check_install.cmake).
 add_test(NAME package_install_layout

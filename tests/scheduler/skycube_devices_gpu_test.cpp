@@ -15,7 +15,7 @@
 #include "datagen/skyline_generator.hpp"
 #include "gpu/gpu_test_support.hpp"
 #include "scheduler/statistics.hpp"
-#include "support/skycube_conformance.hpp"
+#include "testing/skycube_conformance.hpp"
 
 namespace sextant::skycube {
 namespace {

@@ -25,8 +25,8 @@
 #include "scheduler/scheduler.hpp"
 #include "scheduler/statistics.hpp"
 #include "scheduler/team.hpp"
-#include "support/skycube_conformance.hpp"
 #include "templates/skycube/mdmc_devices.hpp"
+#include "testing/skycube_conformance.hpp"
 
 namespace sextant::skycube {
 namespace {

@@ -16,8 +16,8 @@
 
 #include "core/dataset.hpp"
 #include "core/error.hpp"
-#include "support/random_data.hpp"
 #include "templates/skycube/quad_tree.hpp"
+#include "testing/random_data.hpp"
 
 namespace sextant::testing {
 

@@ -14,9 +14,9 @@
 #include "api/skycube.hpp"
 #include "api/skyline.hpp"
 #include "datagen/skyline_generator.hpp"
-#include "support/brute_force_skycube.hpp"
-#include "support/random_data.hpp"
 #include "support/window_skyline.hpp"
+#include "testing/brute_force_skycube.hpp"
+#include "testing/random_data.hpp"
 
 namespace sextant::testing {
 

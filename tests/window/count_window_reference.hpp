@@ -13,8 +13,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "support/random_data.hpp"
 #include "templates/window/count_window.hpp"
+#include "testing/random_data.hpp"
 
 namespace sextant::testing {
 

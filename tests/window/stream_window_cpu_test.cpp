@@ -2,7 +2,7 @@
 // shard, and several shards forced on small batches so that the per-thread partials and their
 // merge are exercised), plus the CPU's own pieces: the pane divider, the key index, a
 // user-defined aggregate (the generic, non-built-in path) and rings that grow, overflow and
-// shrink.
+// shrink. The body for a user-defined aggregate (Sextant::testing) runs on one of them.
 #include "cpu/window/stream_window_cpu.hpp"
 
 #include <gtest/gtest.h>
@@ -16,6 +16,7 @@
 
 #include "cpu/window/stream_divider.hpp"
 #include "cpu/window/stream_key_index.hpp"
+#include "testing/stream_aggregate_conformance.hpp"
 #include "tests/window/stream_window_conformance.hpp"
 
 namespace sextant::testing {
@@ -116,6 +117,11 @@ TEST_F(CpuStreamWindowTest, UserDefinedAggregate) {
   shape.wm_lag = 20;
   check_one<BitOrAggregate>(shape, time_options({{10, 3}, {4, 4}}, 2), {100, true});
   check_one<BitOrAggregate>(shape, count_options({{5, 2}}), {100, true});
+}
+
+// The body Sextant::testing gives a user for their own aggregate (testing/stream_aggregate_conformance.hpp).
+TEST(CpuStreamWindow, UserDefinedAggregateThroughTheInstalledBody) {
+  expect_stream_aggregate_conforms<BitOrAggregate>();
 }
 
 // argmin, argmax, first and last straight from their definitions, over keyed, out-of-order

@@ -1,5 +1,5 @@
 // Every registered CPU cuboid variant (cpu/skycube/cuboid_variants.hpp) through the same bodies:
-// the cuboid conformance body against brute force (tests/support/cuboid_conformance.hpp) and
+// the cuboid conformance body against brute force (testing/cuboid_conformance.hpp) and
 // STSC / SDSC built from the variant against the reference skycube. A variant this CPU cannot
 // run (or SEXTANT_SIMD rules out) is skipped, naming why; ctest also runs this binary under
 // SEXTANT_SIMD=avx2, where the AVX-512 variants must refuse to run.
@@ -17,10 +17,10 @@
 #include "core/error.hpp"
 #include "cpu/omp_team.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
-#include "support/cuboid_conformance.hpp"
-#include "support/skycube_conformance.hpp"
 #include "templates/skycube/sdsc.hpp"
 #include "templates/skycube/stsc.hpp"
+#include "testing/cuboid_conformance.hpp"
+#include "testing/skycube_conformance.hpp"
 
 namespace sextant {
 namespace {

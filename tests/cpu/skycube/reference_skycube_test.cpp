@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "support/brute_force_skycube.hpp"
-#include "support/random_data.hpp"
 #include "templates/skycube/lattice.hpp"
+#include "testing/brute_force_skycube.hpp"
+#include "testing/random_data.hpp"
 
 namespace sextant::skycube {
 namespace {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "support/random_data.hpp"
 #include "support/thread_team.hpp"
+#include "testing/random_data.hpp"
 
 namespace sextant::skycube {
 namespace {

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "support/random_data.hpp"
 #include "support/thread_team.hpp"
 #include "templates/skycube/hash_cube.hpp"
 #include "templates/skycube/skycube_text.hpp"
+#include "testing/random_data.hpp"
 
 namespace sextant::skycube {
 namespace {

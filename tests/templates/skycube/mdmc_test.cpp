@@ -16,10 +16,11 @@
 #include "cpu/skycube/mdmc_variants.hpp"
 #include "cpu/skycube/quad_tree_cpu.hpp"
 #include "cpu/skycube/reference_skycube.hpp"
-#include "support/brute_force_skycube.hpp"
 #include "support/cpu_entries.hpp"
-#include "support/random_data.hpp"
-#include "support/skycube_conformance.hpp"
+#include "support/nba.hpp"
+#include "testing/brute_force_skycube.hpp"
+#include "testing/random_data.hpp"
+#include "testing/skycube_conformance.hpp"
 
 namespace sextant::skycube {
 namespace {

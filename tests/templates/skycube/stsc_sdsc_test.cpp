@@ -20,11 +20,12 @@
 #include "cpu/skycube/extended_skyline_cpu.hpp"
 #include "datagen/skyline_generator.hpp"
 #include "support/cpu_entries.hpp"
-#include "support/cuboid_conformance.hpp"
-#include "support/skycube_conformance.hpp"
+#include "support/nba.hpp"
 #include "templates/skycube/lattice_traversal.hpp"
 #include "templates/skycube/sdsc.hpp"
 #include "templates/skycube/stsc.hpp"
+#include "testing/cuboid_conformance.hpp"
+#include "testing/skycube_conformance.hpp"
 
 namespace sextant {
 namespace {
@@ -90,7 +91,7 @@ testing::SkycubeRunner sdsc_runner() {
           }};
 }
 
-// The cuboid body shared with the GPU hook's tests (tests/support/cuboid_conformance.hpp).
+// The cuboid body shared with the GPU hook's tests (testing/cuboid_conformance.hpp).
 Dataset generate(datagen::Distribution dist, std::size_t n, int d, std::uint64_t seed, int levels = 4) {
   return testing::generate_dataset(dist, n, d, seed, levels);
 }

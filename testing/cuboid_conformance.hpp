@@ -1,6 +1,8 @@
 // The test body every cuboid hook (CPU and GPU, sequential and parallel) runs: S_m and S+_m \ S_m
 // of random candidate subsets in random subspaces of tie-heavy data, compared id for id with a
-// brute-force reference.
+// brute-force reference. Installed as part of Sextant::testing for a user's own hook:
+//   MyCuboid hook;
+//   sextant::testing::check_cuboid_hook(hook, sextant::testing::tie_heavy_datasets());
 #pragma once
 
 #include <gtest/gtest.h>
@@ -13,10 +15,10 @@
 #include "core/dataset.hpp"
 #include "core/subspace.hpp"
 #include "datagen/skyline_generator.hpp"
-#include "support/brute_force_skycube.hpp"
-#include "support/random_data.hpp"
-#include "support/skycube_conformance.hpp"
 #include "templates/skycube/hooks.hpp"
+#include "testing/brute_force_skycube.hpp"
+#include "testing/random_data.hpp"
+#include "testing/skycube_conformance.hpp"
 
 namespace sextant::testing {
 

@@ -1,5 +1,6 @@
 #include "cli/arguments.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "core/error.hpp"
@@ -89,6 +90,18 @@ std::string Arguments::usage() const {
     std::string left = "  --" + o.name + (o.value_name.empty() ? "" : " " + o.value_name);
     if (left.size() < 34) left.resize(34, ' ');
     out += left + " " + o.help + "\n";
+  }
+  return out;
+}
+
+std::vector<std::string> Arguments::get_list(std::string_view name, std::string fallback,
+                                             char separator) const {
+  const std::string text = get_or(name, std::move(fallback));
+  std::vector<std::string> out;
+  for (std::size_t begin = 0; begin <= text.size();) {
+    const std::size_t end = std::min(text.find(separator, begin), text.size());
+    if (end > begin) out.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
   }
   return out;
 }

@@ -26,6 +26,8 @@ class Arguments {
   bool has(std::string_view name) const;
   std::optional<std::string> get(std::string_view name) const;
   std::string get_or(std::string_view name, std::string fallback) const;
+  // A list option ("a,b,c", empty items skipped), or `fallback` parsed the same way.
+  std::vector<std::string> get_list(std::string_view name, std::string fallback, char separator = ',') const;
   std::string require(std::string_view name) const;
   // Integer option within [min, max]; throws Error naming the option and the range.
   long long get_int(std::string_view name, long long fallback, long long min, long long max) const;

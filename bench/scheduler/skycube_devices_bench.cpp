@@ -38,14 +38,6 @@ namespace {
 
 using namespace sextant;
 
-std::vector<std::string> split(const std::string& s, char separator) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string item; std::getline(ss, item, separator);)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 // FNV-1a over the bytes written to it: the HashCube's binary form, hashed without a copy.
 class HashingBuffer : public std::streambuf {
  public:
@@ -212,9 +204,9 @@ int main(int argc, char** argv) try {
     std::fputs(args.usage().c_str(), stdout);
     return 0;
   }
-  const auto workloads = split(args.get_or("workloads", "indep:500000:12,anti:1000000:16"), ',');
-  const auto templates = split(args.get_or("templates", "mdmc,sdsc"), ',');
-  const auto configs = split(args.get_or("configs", "cpu,gpu,all"), ',');
+  const auto workloads = args.get_list("workloads", "indep:500000:12,anti:1000000:16");
+  const auto templates = args.get_list("templates", "mdmc,sdsc");
+  const auto configs = args.get_list("configs", "cpu,gpu,all");
   const int threads = static_cast<int>(args.get_int("threads", 0, 0, 1 << 16));
   const int gpu_cores = static_cast<int>(args.get_int("gpu-cores", 0, 0, 1 << 16));
   const int max_level = static_cast<int>(args.get_int("max-level", 0, 0, 32));

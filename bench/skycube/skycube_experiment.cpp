@@ -37,15 +37,6 @@ namespace {
 
 using namespace sextant;
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 struct Measurement {
   bool ok = false;
   std::string error;
@@ -141,11 +132,11 @@ int main(int argc, char** argv) try {
     return 0;
   }
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const auto dists = split(args.get_or("dists", "indep,corr,anti"));
-  const auto ns = split(args.get_or("n", "100000"));
-  const auto ds = split(args.get_or("d", "8"));
-  const auto templates = split(args.get_or("templates", "stsc,sdsc,mdmc"));
-  const auto threads = split(args.get_or("threads", cores == 1 ? "1" : "1," + std::to_string(cores)));
+  const auto dists = args.get_list("dists", "indep,corr,anti");
+  const auto ns = args.get_list("n", "100000");
+  const auto ds = args.get_list("d", "8");
+  const auto templates = args.get_list("templates", "stsc,sdsc,mdmc");
+  const auto threads = args.get_list("threads", cores == 1 ? "1" : "1," + std::to_string(cores));
   const int repeats = static_cast<int>(args.get_int("repeats", 3, 1, 100));
   const auto seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1LL << 40));
   const double timeout = static_cast<double>(args.get_int("timeout", 900, 1, 86400));

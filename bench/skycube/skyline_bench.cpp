@@ -21,15 +21,6 @@ namespace {
 
 using namespace sextant;
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 datagen::Distribution distribution(const std::string& name) {
   if (name == "indep") return datagen::Distribution::independent;
   if (name == "corr") return datagen::Distribution::correlated;
@@ -66,9 +57,9 @@ int main(int argc, char** argv) try {
   std::string rows = "dist,n,d,threads,skyline,median_s,min_s\n";
   std::printf("%-6s %9s %3s %7s %9s %10s %10s\n", "dist", "n", "d", "threads", "skyline", "median s",
               "min s");
-  for (const std::string& dist : split(args.get_or("dists", "indep,anti")))
-    for (const std::string& n_text : split(args.get_or("n", "1000000")))
-      for (const std::string& d_text : split(args.get_or("d", "4,8"))) {
+  for (const std::string& dist : args.get_list("dists", "indep,anti"))
+    for (const std::string& n_text : args.get_list("n", "1000000"))
+      for (const std::string& d_text : args.get_list("d", "4,8")) {
         const Dataset data =
             datagen::generate({distribution(dist), std::stoul(n_text), std::stoi(d_text), seed});
         std::vector<double> seconds;

@@ -18,44 +18,15 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SEXTANT_BUILD_DIR:-$root/build}/gpu-matching
 out=${OUT:-$build/out}
 mkdir -p "$out" "$build"
-status=0
-summary=()
-note() {
-  summary+=("$1")
-  echo "$1"
-}
-elapsed() { echo $(($(date +%s) - start)); }
+. "$root/scripts/lib/summary.sh"
 
 echo "== machine"
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; git -C "$root" rev-parse --short HEAD; } \
   2>&1 | tee "$out/machine.txt"
 
-echo "== configure + build ($(nproc) cores)"
 targets=(matching_gpu_tests matching_cpu_tests matcher_api_tests matching_cli_tests pubsub_formats_tests sextant_cli)
 [ "${BENCH:-0}" = 1 ] && targets+=(matching_bench)
-if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON \
-  -DSEXTANT_BUILD_TESTS=ON -DSEXTANT_BUILD_BENCHMARKS="$([ "${BENCH:-0}" = 1 ] && echo ON || echo OFF)" \
-  >"$out/build.log" 2>&1 && cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >>"$out/build.log" 2>&1; then
-  note "build: ok ($(elapsed) s)"
-else
-  tail -n 60 "$out/build.log"
-  note "build: FAILED (see build.log)"
-  printf '%s\n' "${summary[@]}"
-  exit 1
-fi
-
-run_step() {  # run_step <name> <log> <command...>
-  local name=$1 log=$2
-  shift 2
-  local t0=$(date +%s)
-  if "$@" >"$out/$log" 2>&1; then
-    note "$name: passed ($(($(date +%s) - t0)) s)"
-  else
-    status=1
-    note "$name: FAILED ($(($(date +%s) - t0)) s, see $log)"
-    grep -E "Failure|FAILED|rror|Expected|Which is" "$out/$log" | head -n 40
-  fi
-}
+build_or_exit "$([ "${BENCH:-0}" = 1 ] && echo ON || echo OFF)" "${targets[@]}"
 
 tests=$build/tests/matching
 echo "== tests"

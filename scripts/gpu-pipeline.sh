@@ -18,43 +18,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SEXTANT_BUILD_DIR:-$root/build}/gpu-pipeline
 out=${OUT:-$build/out}
 mkdir -p "$out" "$build"
-status=0
-summary=()
-note() {
-  summary+=("$1")
-  echo "$1"
-}
-elapsed() { echo $(($(date +%s) - start)); }
+. "$root/scripts/lib/summary.sh"
 
 echo "== machine"
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; lscpu | grep -E "Model name|^CPU\(s\)|NUMA node\(s\)"; git -C "$root" log -1 --format='commit %H %cd'; } 2>&1 | tee "$out/machine.txt"
 
-echo "== configure + build ($(nproc) cores)"
 targets=(pipeline_replica_gpu_tests pipeline_apps_gpu_tests pipeline_replica_cpu_tests pipeline_plan_tests
          pipeline_apps_cpu_tests pipeline_cli_tests sextant_cli pipeline_bench)
-if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON \
-  -DSEXTANT_BUILD_TESTS=ON -DSEXTANT_BUILD_BENCHMARKS=ON >"$out/build.log" 2>&1 &&
-  cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >>"$out/build.log" 2>&1; then
-  note "build: ok ($(elapsed) s)"
-else
-  tail -n 60 "$out/build.log"
-  note "build: FAILED (see build.log)"
-  printf '%s\n' "${summary[@]}"
-  exit 1
-fi
-
-run_step() {  # run_step <name> <log> <command...>
-  local name=$1 log=$2
-  shift 2
-  local t0=$(date +%s)
-  if "$@" >"$out/$log" 2>&1; then
-    note "$name: passed ($(($(date +%s) - t0)) s)"
-  else
-    status=1
-    note "$name: FAILED ($(($(date +%s) - t0)) s, see $log)"
-    grep -E "Failure|FAILED|rror|Expected|Which is|got |want " "$out/$log" | head -n 40
-  fi
-}
+build_or_exit "ON" "${targets[@]}"
 
 tests=$build/tests/pipeline
 echo "== tests"

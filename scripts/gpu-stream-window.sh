@@ -20,13 +20,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SEXTANT_BUILD_DIR:-$root/build}/gpu-stream
 out=${OUT:-$build/out}
 mkdir -p "$out" "$build"
-status=0
-summary=()
-note() {
-  summary+=("$1")
-  echo "$1"
-}
-elapsed() { echo $(($(date +%s) - start)); }
+. "$root/scripts/lib/summary.sh"
 
 echo "== machine"
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; } 2>&1 | tee "$out/machine.txt"
@@ -38,33 +32,10 @@ if [ -n "${SEXTANT_PREBUILT:-}" ] && "$SEXTANT_PREBUILT/stream_window_gpu_tests"
   emu_tests=$SEXTANT_PREBUILT/stream_window_gpu_emulation_tests
   note "build: carried binaries run here"
 else
-  echo "== configure + build ($(nproc) cores)"
   targets=(stream_window_gpu_tests stream_window_gpu_emulation_tests gpu_tests)
   [ "${BENCH:-0}" = 1 ] && targets+=(stream_throughput cpu_stream_kernel)
-  if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON \
-    -DSEXTANT_BUILD_TESTS=ON -DSEXTANT_BUILD_BENCHMARKS="$([ "${BENCH:-0}" = 1 ] && echo ON || echo OFF)" \
-    >"$out/build.log" 2>&1 && cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >>"$out/build.log" 2>&1; then
-    note "build: ok ($(elapsed) s)"
-  else
-    tail -n 60 "$out/build.log"
-    note "build: FAILED (see build.log)"
-    printf '%s\n' "${summary[@]}"
-    exit 1
-  fi
+  build_or_exit "$([ "${BENCH:-0}" = 1 ] && echo ON || echo OFF)" "${targets[@]}"
 fi
-
-run_step() {  # run_step <name> <log> <command...>
-  local name=$1 log=$2
-  shift 2
-  local t0=$(date +%s)
-  if "$@" >"$out/$log" 2>&1; then
-    note "$name: passed ($(($(date +%s) - t0)) s)"
-  else
-    status=1
-    note "$name: FAILED ($(($(date +%s) - t0)) s, see $log)"
-    grep -E "Failure|FAILED|rror|Expected|Which is|got |want " "$out/$log" | head -n 40
-  fi
-}
 
 echo "== tests"
 run_step "gpu tests" gpu-tests.log timeout 120 "$gpu_tests" --gtest_brief=1

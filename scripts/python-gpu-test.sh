@@ -1,29 +1,48 @@
 #!/usr/bin/env bash
 # The Python package's GPU cases on a machine that cannot install from a registry:
 #   scripts/python-gpu-test.sh <folder of carried wheels>
-# installs the wheels found there (sextant built with CUDA, and python/requirements-test.txt's
-# packages: `pip download -r python/requirements-test.txt -d <folder>` on a connected machine,
-# `pip wheel . -w <folder>` on one with nvcc) into /tmp/site without a registry, then runs the
-# pytest suite from there: the gpu-marked cases (which must not skip: a GPU is expected) and then
-# the whole suite. Logs go to $OUT (else /tmp/python-gpu-out). Exit status 0 only if both passed.
+# The folder holds python/requirements-test.txt's packages as wheels for the GPU machine's Python
+# (`pip download --only-binary=:all: --python-version 3.12 --platform manylinux_2_28_x86_64 -d <folder>
+# ...` on a connected machine; paretoset, moocore and pandas may be left out: their cases skip) and,
+# optionally, a sextant wheel built with CUDA. Without one, the script builds it here from the
+# checkout with the folder's nanobind and scikit-build-core (no build isolation, no registry).
+# Everything is installed into /tmp/site, then the pytest suite runs from there: the gpu-marked cases
+# (which must not skip: a GPU is expected) and then the whole suite. Logs go to $OUT (else
+# /tmp/python-gpu-out). Exit status 0 only if both passed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 wheels=${1:?usage: scripts/python-gpu-test.sh <folder of carried wheels>}
 out=${OUT:-/tmp/python-gpu-out}
 site=/tmp/site
 python=${PYTHON:-python3}
+pip=("$python" -m pip install --no-index --find-links "$wheels" --upgrade)
 mkdir -p "$out"
 status=0
 
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; "$python" --version; } \
   >"$out/machine.txt" 2>&1
+if ! ls "$wheels"/sextant-*.whl >/dev/null 2>&1; then
+  echo "== build the sextant wheel (CUDA: $(command -v nvcc || echo none))"
+  built=/tmp/sextant-wheel
+  if ! { "${pip[@]}" --target /tmp/build-site nanobind scikit-build-core &&
+    PYTHONPATH=/tmp/build-site CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) "$python" -m pip wheel "$root" \
+      --no-build-isolation --no-deps --no-index -w "$built" -C build-dir=/tmp/sextant-wheel-build; } \
+    >"$out/wheel.log" 2>&1; then
+    tail -n 30 "$out/wheel.log"
+    echo "FAILED: building the wheel (see wheel.log)"
+    exit 1
+  fi
+  pip=("$python" -m pip install --no-index --find-links "$built" --find-links "$wheels" --upgrade)
+fi
 echo "== install the carried wheels into $site"
-if ! "$python" -m pip install --no-index --find-links "$wheels" --target "$site" --upgrade \
-  sextant numpy pytest hypothesis paretoset moocore pandas >"$out/install.log" 2>&1; then
+if ! "${pip[@]}" --target "$site" sextant numpy pytest hypothesis >"$out/install.log" 2>&1; then
   tail -n 30 "$out/install.log"
   echo "FAILED: install (see install.log)"
   exit 1
 fi
+for optional in paretoset moocore pandas; do  # their cases skip without them
+  "${pip[@]}" --target "$site" "$optional" >>"$out/install.log" 2>&1 || echo "(no $optional wheel: its cases skip)"
+done
 export PYTHONPATH=$site${PYTHONPATH:+:$PYTHONPATH}
 "$python" -c "import sextant; print('sextant', sextant.__version__, 'has_cuda', sextant.has_cuda)" | tee "$out/version.txt"
 

@@ -487,21 +487,21 @@ def test_missing_gpu_is_unsupported():
 # ---------------------------------------------------------------------------------------------
 # GPUs and the command line
 
-@pytest.mark.gpu
-@pytest.mark.parametrize("devices", ["gpu0", "all"])
-def test_gpu_matches_the_oracle(devices):
+@pytest.mark.parametrize("devices", ["cpu", pytest.param("gpu0", marks=pytest.mark.gpu),
+                                     pytest.param("all", marks=pytest.mark.gpu)])
+def test_every_device_matches_the_oracle_while_filters_change(devices):
     for interfaces in [1, 1000]:
         filters, events = workload(300 + interfaces, 600, interfaces, 300)
         m = sextant.Matcher(devices=devices)
         fill(m, filters)
         check(m, filters, events, single=20)
         rng = random.Random(interfaces)
-        for _ in range(5):
+        for round in range(5):
             gone = rng.sample(sorted(filters), 50)
             m.remove(gone)
             for fid in gone:
                 del filters[fid]
-            new = {10**7 + k + len(filters): random_filter(rng, interfaces) for k in range(40)}
+            new = {10**7 + 40 * round + k: random_filter(rng, interfaces) for k in range(40)}
             m.add_many([(fid, iface, cs) for fid, (iface, cs) in new.items()])
             filters.update(new)
             check(m, filters, events)

@@ -93,8 +93,9 @@ class SchedulerTeam {
   }
 
   // fn(worker) once for every worker of the team, before a run: per-device setup such as GPU
-  // buffers and uploads. GPU setups run concurrently, one thread each (they wait on copies); CPU
-  // setups are cheap and run on the calling thread. Rethrows the first exception.
+  // buffers and uploads. With several GPUs their setups run concurrently, one thread each (they wait
+  // on copies); CPU setups are cheap, and a single GPU's is not worth a thread (it runs before
+  // every batch of a stream): both run on the calling thread. Rethrows the first exception.
   template <class F>
   void for_each_worker(F&& fn) {
     std::exception_ptr first;
@@ -107,10 +108,12 @@ class SchedulerTeam {
         if (!first) first = std::current_exception();
       }
     };
+    int gpus = 0;
+    for (int w = 0; w < workers(); ++w) gpus += kind(w) == DeviceKind::gpu ? 1 : 0;
     {
       std::vector<std::jthread> gpu_setups;
       for (int w = 0; w < workers(); ++w) {
-        if (kind(w) == DeviceKind::cpu)
+        if (kind(w) == DeviceKind::cpu || gpus == 1)
           guarded(w);
         else
           gpu_setups.emplace_back(guarded, w);

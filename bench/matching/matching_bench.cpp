@@ -11,7 +11,9 @@
 //   latency     the events one at a time on the calling thread (section 4.1): mean, median, p99
 //               of the per-event time over --repeats passes of --events events;
 //   throughput  batches of --batch events on every selected device (section 4.2, appendix B.3):
-//               events/s, the median of --repeats passes;
+//               events/s, the median of --repeats passes, and where a batch's time went (the
+//               scheduler's statistics: the device team's part, each device's busy time and
+//               chunks; the rest is the caller's event preparation and results);
 //   build       the time to add the whole workload (appendix B.1, "deployment");
 //   changes     (experiment changes) the amortised time of single adds and removes, and the
 //               longest batch while another thread keeps changing filters.
@@ -23,6 +25,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -56,6 +59,7 @@ struct Measured {
   double latency_cpu_ms = 0;    // thread CPU time per event, one at a time
   double cpu_us_per_event = 0;  // process CPU time per event in batches (all threads)
   double add_us = 0, remove_us = 0, longest_batch_ms = 0, median_batch_ms = 0;
+  std::string breakdown;  // where_the_time_goes, throughput mode
   double add_cpu_us = 0, remove_cpu_us = 0;  // thread CPU time per single change
   double matches_per_event = 0;
 };
@@ -164,6 +168,32 @@ std::vector<Point> points(const std::string& experiment, const Settings& s) {
   return out;
 }
 
+// Where a batch's time went in the timed passes (the scheduler's statistics, after minus before):
+// the wall time per batch, the part inside the device team's runs, and each device's busy time
+// and chunks per batch; the rest is the caller's (event preparation, results, table sync).
+std::string where_the_time_goes(const scheduler::Statistics& after, const scheduler::Statistics& before,
+                                double wall, double batches) {
+  if (batches <= 0) return {};
+  char line[256];
+  std::snprintf(line, sizeof line, "per batch %.3f ms, in the team %.3f ms;", 1e3 * wall / batches,
+                1e3 * (after.wall_seconds - before.wall_seconds) / batches);
+  std::string out = line;
+  const std::vector<scheduler::DeviceStats> was = before.devices();
+  for (const scheduler::DeviceStats& d : after.devices()) {
+    double busy = d.busy_seconds;
+    std::size_t tasks = d.tasks;
+    for (const scheduler::DeviceStats& b : was)
+      if (b.device == d.device) {
+        busy -= b.busy_seconds;
+        tasks -= b.tasks;
+      }
+    std::snprintf(line, sizeof line, " %s busy %.3f ms in %.1f chunks;", to_string(d.device).c_str(),
+                  1e3 * busy / batches, static_cast<double>(tasks) / batches);
+    out += line;
+  }
+  return out;
+}
+
 Measured measure(const Point& p, const Settings& s, Matcher& matcher, const EventBatch& events) {
   Measured m;
   if (s.latency) {
@@ -192,19 +222,26 @@ Measured measure(const Point& p, const Settings& s, Matcher& matcher, const Even
   }
   if (s.throughput) {
     std::vector<double> rates, cpu;
+    scheduler::Statistics stats_before;
+    double timed_wall = 0;
+    double batches = 0;
     // The first pass warms up (and lets the scheduler pick variants).
     for (int r = 0; r < s.repeats + 1; ++r) {
       MatchResults out;
+      if (r == 1) stats_before = matcher.statistics();
       const double cpu0 = process_cpu();
       Stopwatch sw;
       for (std::size_t b = 0; b < events.size(); b += s.batch)
         matcher.match(events, b, std::min(events.size(), b + s.batch), false, out);
+      if (r > 0) timed_wall += sw.seconds();
+      if (r > 0) batches += std::ceil(static_cast<double>(events.size()) / static_cast<double>(s.batch));
       if (r > 0) rates.push_back(static_cast<double>(events.size()) / sw.seconds());
       if (r > 0) cpu.push_back(1e6 * (process_cpu() - cpu0) / static_cast<double>(events.size()));
       m.matches_per_event = static_cast<double>(out.interfaces.size()) / static_cast<double>(events.size());
     }
     m.throughput = median(rates);
     m.cpu_us_per_event = median(cpu);
+    m.breakdown = where_the_time_goes(matcher.statistics(), stats_before, timed_wall, batches);
   }
   (void)p;
   return m;
@@ -310,7 +347,7 @@ int main(int argc, char** argv) try {
       "experiment,x,devices,filters,constraints,op_mix,build_s,latency_mean_ms,latency_median_ms,latency_p99_"
       "ms,"
       "latency_cpu_ms,events_per_s,cpu_us_per_event,batch,matches_per_event,add_us,add_cpu_us,remove_us,"
-      "remove_cpu_us,median_batch_ms,longest_batch_ms\n";
+      "remove_cpu_us,median_batch_ms,longest_batch_ms,time_per_batch\n";
   std::printf("%-15s %-7s %9s %9s %8s %10s %10s %10s %10s %12s %9s %7s %8s\n", "experiment", "x", "filters",
               "constr.", "build s", "lat ms", "lat p50", "lat p99", "lat cpu ms", "events/s", "cpu us/ev",
               "batch", "match/ev");
@@ -348,16 +385,17 @@ int main(int argc, char** argv) try {
             "while changing",
             m.add_us, m.add_cpu_us, m.remove_us, m.remove_cpu_us, m.median_batch_ms, m.longest_batch_ms);
       std::printf("\n");
+      if (!m.breakdown.empty()) std::printf("#     %s\n", m.breakdown.c_str());
       std::fflush(stdout);
-      char row[640];
+      char row[1536];
       std::snprintf(row, sizeof row,
                     "%s,%s,%s,%zu,%zu,\"%s\",%.4f,%.6f,%.6f,%.6f,%.6f,%.1f,%.4f,%zu,%.4f,%.3f,%.3f,%.3f,%.3f,"
-                    "%.4f,%.4f\n",
+                    "%.4f,%.4f,\"%s\"\n",
                     p.experiment.c_str(), p.x.c_str(), s.devices.c_str(), m.filters, m.constraints,
                     op_mix(p.spec).c_str(), m.build_s, m.latency_mean_ms, m.latency_median_ms,
                     m.latency_p99_ms, m.latency_cpu_ms, m.throughput, m.cpu_us_per_event, batch,
                     m.matches_per_event, m.add_us, m.add_cpu_us, m.remove_us, m.remove_cpu_us,
-                    m.median_batch_ms, m.longest_batch_ms);
+                    m.median_batch_ms, m.longest_batch_ms, m.breakdown.c_str());
       csv += row;
     }
     std::printf("#   %s | ops %s | %s\n", p.spec.describe().c_str(), op_mix(p.spec).c_str(),

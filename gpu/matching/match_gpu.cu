@@ -163,7 +163,8 @@ __global__ void scatter(const Scatter* records, const char* payload, ArrayBases 
 
 // ---- host side ----------------------------------------------------------------------------
 
-// Page-locked host memory, grown on demand.
+// Page-locked host memory, grown on demand (contents not kept).
+template <class T = char>
 class Pinned {
  public:
   Pinned() = default;
@@ -172,18 +173,18 @@ class Pinned {
   }
   Pinned(const Pinned&) = delete;
   Pinned& operator=(const Pinned&) = delete;
-  char* reserve(std::size_t bytes) {
-    if (bytes > capacity_) {
+  T* reserve(std::size_t count) {
+    if (count > capacity_) {
       if (data_ != nullptr) cudaFreeHost(data_);
       data_ = nullptr;
-      capacity_ = std::max(bytes, capacity_ * 2);
-      SEXTANT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), capacity_));
+      capacity_ = std::max(count, capacity_ * 2);
+      SEXTANT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), capacity_ * sizeof(T)));
     }
     return data_;
   }
 
  private:
-  char* data_ = nullptr;
+  T* data_ = nullptr;
   std::size_t capacity_ = 0;
 };
 
@@ -265,8 +266,6 @@ class MatchGpu::Impl {
     cudaDeviceProp prop{};
     SEXTANT_CUDA_CHECK(cudaGetDeviceProperties(&prop, ordinal_));
     match_blocks_ = static_cast<std::uint32_t>(prop.multiProcessorCount) * 8;
-    counters_ = DeviceBuffer<std::uint32_t>(4);
-    SEXTANT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_counters_), 4 * sizeof(std::uint32_t)));
   }
   ~Impl() {
     if (stream_ != nullptr) {
@@ -274,7 +273,6 @@ class MatchGpu::Impl {
       cudaStreamSynchronize(stream_);
       cudaStreamDestroy(stream_);
     }
-    if (host_counters_ != nullptr) cudaFreeHost(host_counters_);
   }
 
   void sync(const MatchTables& tables, std::span<const std::uint32_t> shards) {
@@ -305,35 +303,36 @@ class MatchGpu::Impl {
     const EventsView events = stage_events(batch.events, begin, end);
     const std::uint32_t n = end - begin;
     const std::size_t words = batch.words;
-    grow(bitmaps_, static_cast<std::size_t>(n) * words);
+    // The counters and the bitmaps share one buffer: one memset and one copy back per range.
+    const std::size_t result_words = counter_words + static_cast<std::size_t>(n) * words;
+    grow(results_, result_words);
+    std::uint64_t* const host = host_results_.reserve(result_words);
+    auto* const counters = reinterpret_cast<std::uint32_t*>(results_.data());
+    auto* const bitmaps = reinterpret_cast<unsigned long long*>(results_.data() + counter_words);
     grow(pairs_, static_cast<std::size_t>(n) * policy::Gpu::initial_pairs_per_event);
     if (batch.want_filters) grow(hits_, static_cast<std::size_t>(n) * policy::Gpu::initial_hits_per_event);
     while (true) {
-      SEXTANT_CUDA_CHECK(
-          cudaMemsetAsync(bitmaps_.data(), 0, static_cast<std::size_t>(n) * words * 8, stream_));
-      SEXTANT_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(std::uint32_t), stream_));
+      SEXTANT_CUDA_CHECK(cudaMemsetAsync(results_.data(), 0, result_words * 8, stream_));
       const auto pair_capacity =
           static_cast<std::uint32_t>(std::min<std::size_t>(pairs_.size(), 0xFFFFFFFFu));
       const auto hit_capacity = static_cast<std::uint32_t>(std::min<std::size_t>(hits_.size(), 0xFFFFFFFFu));
-      for (const DeviceShard& copy : copies_) {
-        SEXTANT_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(std::uint32_t), stream_));
-        const ShardView t = copy.view();
+      for (std::size_t i = 0; i < copies_.size(); ++i) {
+        if (i > 0)  // the pair count restarts per shard
+          SEXTANT_CUDA_CHECK(cudaMemsetAsync(counters, 0, sizeof(std::uint32_t), stream_));
+        const ShardView t = copies_[i].view();
         select_pages<<<(n + warps_per_block - 1) / warps_per_block, policy::Gpu::block_threads, 0, stream_>>>(
-            t, events, pairs_.data(), pair_capacity, counters_.data());
+            t, events, pairs_.data(), pair_capacity, counters);
         SEXTANT_CUDA_CHECK_LAUNCH();
         match_pairs<<<match_blocks_, policy::Gpu::block_threads, 0, stream_>>>(
-            t, events, pairs_.data(), pair_capacity, counters_.data(),
-            reinterpret_cast<unsigned long long*>(bitmaps_.data()), batch.words, batch.want_filters,
-            hits_.data(), hit_capacity, counters_.data() + 1, copy.shard);
+            t, events, pairs_.data(), pair_capacity, counters, bitmaps, batch.words, batch.want_filters,
+            hits_.data(), hit_capacity, counters + 1, copies_[i].shard);
         SEXTANT_CUDA_CHECK_LAUNCH();
       }
-      host_bitmaps_.resize(static_cast<std::size_t>(n) * words);
-      SEXTANT_CUDA_CHECK(cudaMemcpyAsync(host_counters_, counters_.data(), 4 * sizeof(std::uint32_t),
-                                         cudaMemcpyDeviceToHost, stream_));
-      SEXTANT_CUDA_CHECK(cudaMemcpyAsync(host_bitmaps_.data(), bitmaps_.data(), host_bitmaps_.size() * 8,
-                                         cudaMemcpyDeviceToHost, stream_));
+      SEXTANT_CUDA_CHECK(
+          cudaMemcpyAsync(host, results_.data(), result_words * 8, cudaMemcpyDeviceToHost, stream_));
       SEXTANT_CUDA_CHECK(cudaStreamSynchronize(stream_));
-      const std::uint32_t needed_pairs = host_counters_[2], found_hits = host_counters_[1];
+      const auto* host_counters = reinterpret_cast<const std::uint32_t*>(host);
+      const std::uint32_t needed_pairs = host_counters[2], found_hits = host_counters[1];
       if (needed_pairs > pair_capacity) {  // rare: more pages than the buffer holds; grow and redo
         grow(pairs_, needed_pairs);
         continue;
@@ -353,8 +352,9 @@ class MatchGpu::Impl {
     }
     // Partitioned filters: other GPUs OR into the same words at the same time.
     std::uint64_t* out = batch.bitmaps + static_cast<std::uint64_t>(begin) * words;
-    for (std::size_t i = 0; i < host_bitmaps_.size(); ++i)
-      if (host_bitmaps_[i] != 0) std::atomic_ref<std::uint64_t>(out[i]).fetch_or(host_bitmaps_[i]);
+    const std::uint64_t* found = host + counter_words;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(n) * words; ++i)
+      if (found[i] != 0) std::atomic_ref<std::uint64_t>(out[i]).fetch_or(found[i]);
   }
 
   int ordinal() const noexcept { return ordinal_; }
@@ -543,18 +543,19 @@ class MatchGpu::Impl {
   std::uint32_t match_blocks_ = 1;
   const MatchTables* tables_ = nullptr;
   std::vector<DeviceShard> copies_;
-  DeviceBuffer<std::uint32_t> counters_;
-  std::uint32_t* host_counters_ = nullptr;
+  // Words before the bitmaps in results_: counters[0] pairs written for the current shard, [1]
+  // hits found, [2] the most pairs a selection round needed.
+  static constexpr std::size_t counter_words = 2;
+  DeviceBuffer<std::uint64_t> results_;
+  Pinned<std::uint64_t> host_results_;
   DeviceBuffer<char> events_;
-  Pinned events_staging_;
+  Pinned<> events_staging_;
   DeviceBuffer<uint2> pairs_;
-  DeviceBuffer<std::uint64_t> bitmaps_;
   DeviceBuffer<uint4> hits_;
-  std::vector<std::uint64_t> host_bitmaps_;
   std::vector<uint4> host_hits_;
   std::vector<Scatter> records_;
   std::vector<const char*> sources_;
-  Pinned staging_;
+  Pinned<> staging_;
   DeviceBuffer<char> delta_;
   Uploads uploads_;
 };

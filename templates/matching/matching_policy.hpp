@@ -35,9 +35,11 @@ inline constexpr std::size_t max_pending_changes = 4096;
 struct Batches {
   // Events per batch of the command line (--batch) and of the benchmarks' throughput mode.
   static constexpr std::size_t default_events = 4096;
-  // The smallest chunk of events a CPU worker takes from a batch, and a GPU worker.
+  // The smallest chunk of events a CPU worker takes from a batch, and a GPU worker: a GPU's range
+  // pays a fixed round trip (an upload, the launches, one copy back and a synchronisation) that
+  // outweighs the kernels of a few thousand events, so it takes a default batch whole.
   static constexpr std::size_t min_cpu_chunk = 64;
-  static constexpr std::size_t min_gpu_chunk = 1024;
+  static constexpr std::size_t min_gpu_chunk = 4096;
   // A GPU worker starts with this many CPU workers' share of a batch until its rate is known.
   static constexpr double gpu_weight = 16;
 };

@@ -37,17 +37,27 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
   const std::size_t n = end - begin;
   ids_.assign(batch.ids.begin() + static_cast<std::ptrdiff_t>(begin),
               batch.ids.begin() + static_cast<std::ptrdiff_t>(end));
+  // Sized for every attribute up front and trimmed at the end: the loop writes through pointers
+  // (this pass is the caller's serial share of a batch on every device).
+  const std::size_t attributes = last - first;
   name_begin_.resize(n + 1);
   group_begin_.resize(n + 1);
   bloom_.resize(n);
-  names_.clear();
-  groups_.clear();
-  value_a_.clear();
-  value_b_.clear();
+  names_.resize(attributes);
+  groups_.resize(attributes);
+  value_a_.resize(attributes);
+  value_b_.resize(attributes);
   strings_ = batch.strings.data();
   string_bytes_ = batch.strings.size();
-  name_begin_[0] = 0;
-  group_begin_[0] = 0;
+  std::uint32_t* const name_begin = name_begin_.data();
+  std::uint32_t* const group_begin = group_begin_.data();
+  NameId* const names = names_.data();
+  EventGroup* const groups = groups_.data();
+  std::uint64_t* const value_a = value_a_.data();
+  std::uint64_t* const value_b = value_b_.data();
+  std::uint32_t name_count = 0, group_count = 0, value_count = 0;
+  name_begin[0] = 0;
+  group_begin[0] = 0;
 
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t e = begin + i;
@@ -56,17 +66,15 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
       const std::uint32_t local = batch.attribute_name[a];
       if (local >= translate_.size())
         bad_event(batch.ids[e], a - batch.offsets[e], "a name outside the dictionary");
-      const RawValue v = batch.attribute_value[a];
       if (translate_[local] == not_looked_up) {
         const auto id = tables.names().find(batch.names.name(local));
         translate_[local] = id ? *id : no_name;
       }
-      Pending p{translate_[local], 0, 0, 0};
+      const RawValue v = batch.attribute_value[a];
+      Pending p{translate_[local], 0, v.a, 0};
       switch (batch.attribute_type[a]) {
         case ValueType::int64:
           p.cls = static_cast<std::uint32_t>(TypeClass::numeric);
-          p.a = v.a;
-          p.b = 0;
           break;
         case ValueType::float64: {
           const double d = std::bit_cast<double>(v.a);
@@ -81,13 +89,11 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
         case ValueType::boolean:
           if (v.a > 1) bad_event(batch.ids[e], a - batch.offsets[e], "a bool is 0 or 1");
           p.cls = static_cast<std::uint32_t>(TypeClass::boolean);
-          p.a = v.a;
           break;
         case ValueType::string:
           if (v.a > batch.strings.size() || v.b > batch.strings.size() - v.a)
             bad_event(batch.ids[e], a - batch.offsets[e], "a string outside the batch's bytes");
           p.cls = static_cast<std::uint32_t>(TypeClass::string);
-          p.a = v.a;
           p.b = v.b;
           break;
         default:
@@ -96,34 +102,39 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
       if (p.name != no_name) pending_.push_back(p);
     }
     // Events hold a few attributes: insertion sort by (name, class).
-    for (std::size_t k = 1; k < pending_.size(); ++k) {
-      const Pending x = pending_[k];
+    Pending* const pend = pending_.data();
+    const std::size_t count = pending_.size();
+    for (std::size_t k = 1; k < count; ++k) {
+      const Pending x = pend[k];
       std::size_t j = k;
-      while (j > 0 && (pending_[j - 1].name > x.name ||
-                       (pending_[j - 1].name == x.name && pending_[j - 1].cls > x.cls))) {
-        pending_[j] = pending_[j - 1];
+      while (j > 0 && (pend[j - 1].name > x.name || (pend[j - 1].name == x.name && pend[j - 1].cls > x.cls))) {
+        pend[j] = pend[j - 1];
         --j;
       }
-      pending_[j] = x;
+      pend[j] = x;
     }
     std::uint64_t bloom = 0;
-    for (std::size_t k = 0; k < pending_.size(); ++k) {
-      const Pending& p = pending_[k];
-      const auto at = static_cast<std::uint32_t>(value_a_.size());
-      value_a_.push_back(p.a);
-      value_b_.push_back(p.b);
-      if (k == 0 || pending_[k - 1].name != p.name) {
-        names_.push_back(p.name);
+    for (std::size_t k = 0; k < count; ++k) {
+      const Pending& p = pend[k];
+      const std::uint32_t at = value_count++;
+      value_a[at] = p.a;
+      value_b[at] = p.b;
+      const bool new_name = k == 0 || pend[k - 1].name != p.name;
+      if (new_name) {
+        names[name_count++] = p.name;
         bloom |= name_bit(p.name);
       }
-      if (k == 0 || pending_[k - 1].name != p.name || pending_[k - 1].cls != p.cls)
-        groups_.push_back(EventGroup{p.name, p.cls, at, 0});
-      ++groups_.back().count;
+      if (new_name || pend[k - 1].cls != p.cls) groups[group_count++] = EventGroup{p.name, p.cls, at, 0};
+      ++groups[group_count - 1].count;
     }
     bloom_[i] = bloom;
-    name_begin_[i + 1] = static_cast<std::uint32_t>(names_.size());
-    group_begin_[i + 1] = static_cast<std::uint32_t>(groups_.size());
+    name_begin[i + 1] = name_count;
+    group_begin[i + 1] = group_count;
   }
+  names_.resize(name_count);
+  groups_.resize(group_count);
+  value_a_.resize(value_count);
+  value_b_.resize(value_count);
 }
 
 EventsView PreparedEvents::view() const noexcept {

@@ -1,5 +1,7 @@
 #include "scheduler/scheduler.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <chrono>
 #include <exception>
@@ -39,6 +41,10 @@ Scheduler::Scheduler(Topology topology, SchedulerOptions options)
       options_(std::move(options)),
       workers_(plan_workers(topology_, options_.layout)) {
   const std::size_t n = workers_.size();
+  // The workers are about to take every core they are given. An OpenMP loop the calling thread ran
+  // just before (input generation, parsing) leaves its threads spinning for milliseconds, on those
+  // cores: release them (the next OpenMP loop starts new ones).
+  if (omp_in_parallel() == 0) omp_pause_resource_all(omp_pause_soft);
   for (const WorkerInfo& w : workers_) victims_.push_back(scheduler::victim_order(workers_, w.id));
   binding_.assign(n, BindResult::skipped);
   counter_reasons_.assign(n, "");

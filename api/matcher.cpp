@@ -10,6 +10,7 @@
 #include "api/backends.hpp"
 #include "api/machine.hpp"
 #include "api/matcher_engine.hpp"
+#include "core/background_task.hpp"
 #include "core/error.hpp"
 #include "templates/matching/matching_policy.hpp"
 
@@ -84,12 +85,26 @@ class MatcherState {
                             "a range within the batch's " + std::to_string(events.size()) + " events");
     std::lock_guard lock(tables_mutex_);
     apply_locked();
+    const ResultsMark mark(out);
     if (out.events.empty()) out.has_filters = with_filters;
-    const std::size_t piece = options_.max_batch > 0 ? options_.max_batch : std::size_t{1} << 20;
-    for (std::size_t begin = first; begin < last; begin += piece) {
-      const std::size_t end = std::min(last, begin + piece);
-      prepared_.prepare(events, begin, end, tables_);
-      engine_->match(tables_, prepared_, with_filters, out);
+    const std::size_t piece = piece_size(last - first);
+    try {
+      // Piece k + 1 is prepared in the background while the devices match piece k: the
+      // preparation is the caller's serial share of a batch.
+      prepared_[0].prepare(events, first, std::min(last, first + piece), tables_);
+      for (std::size_t begin = first, k = 0; begin < last; begin += piece, ++k) {
+        const std::size_t next = begin + piece;
+        if (next < last)
+          preparer_.start([this, &events, next, end = std::min(last, next + piece), k] {
+            prepared_[(k + 1) % 2].prepare(events, next, end, tables_);
+          });
+        engine_->match(tables_, prepared_[k % 2], with_filters, out);
+        if (next < last) preparer_.wait();
+      }
+    } catch (...) {
+      preparer_.finish();
+      mark.roll_back(out);
+      throw;
     }
   }
 
@@ -99,9 +114,15 @@ class MatcherState {
                             "0 .. " + std::to_string(events.size()) + " - 1");
     std::lock_guard lock(tables_mutex_);
     apply_locked();
+    const ResultsMark mark(out);
     if (out.events.empty()) out.has_filters = with_filters;
-    prepared_.prepare(events, index, index + 1, tables_);
-    engine_->match_here(tables_, prepared_, with_filters, out);
+    try {
+      prepared_[0].prepare(events, index, index + 1, tables_);
+      engine_->match_here(tables_, prepared_[0], with_filters, out);
+    } catch (...) {
+      mark.roll_back(out);
+      throw;
+    }
   }
 
   std::string describe() const { return engine_->describe(); }
@@ -118,6 +139,36 @@ class MatcherState {
   }
 
  private:
+  // The sizes of `out` before a batch: a batch that throws leaves nothing of itself behind.
+  struct ResultsMark {
+    explicit ResultsMark(const MatchResults& out)
+        : events(out.events.size()),
+          interface_offsets(out.interface_offsets.size()),
+          interfaces(out.interfaces.size()),
+          filter_offsets(out.filter_offsets.size()),
+          filters(out.filters.size()),
+          has_filters(out.has_filters) {}
+    void roll_back(MatchResults& out) const {
+      out.events.resize(events);
+      out.interface_offsets.resize(interface_offsets);
+      out.interfaces.resize(interfaces);
+      out.filter_offsets.resize(filter_offsets);
+      out.filters.resize(filters);
+      if (events == 0) out.has_filters = has_filters;
+    }
+    std::size_t events, interface_offsets, interfaces, filter_offsets, filters;
+    bool has_filters;
+  };
+
+  // Events per piece of a batch of n: a single piece up to twice the smallest overlapped piece,
+  // else policy::Batches::overlap_pieces pieces of at least that size, at most max_batch events.
+  std::size_t piece_size(std::size_t n) const {
+    const std::size_t most = options_.max_batch > 0 ? options_.max_batch : policy::Batches::max_piece;
+    if (n < 2 * policy::Batches::min_overlap_piece) return std::min(std::max<std::size_t>(n, 1), most);
+    const std::size_t even = (n + policy::Batches::overlap_pieces - 1) / policy::Batches::overlap_pieces;
+    return std::min(std::max(even, policy::Batches::min_overlap_piece), most);
+  }
+
   struct Change {
     FilterSet add;
     std::vector<FilterId> remove;
@@ -163,7 +214,8 @@ class MatcherState {
 
   std::mutex tables_mutex_;
   MatchTables tables_;
-  PreparedEvents prepared_;
+  PreparedEvents prepared_[2];  // the piece the devices match and the next one
+  BackgroundTask preparer_;     // last: waits for a running preparation before the rest goes
 };
 
 }  // namespace detail

@@ -42,6 +42,12 @@ struct Batches {
   static constexpr std::size_t min_gpu_chunk = 4096;
   // A GPU worker starts with this many CPU workers' share of a batch until its rate is known.
   static constexpr double gpu_weight = 16;
+  // A batch is matched in pieces, the next prepared on the host while the devices match one
+  // (MatcherOptions::max_batch caps a piece, else max_piece): overlap_pieces of them, each at least
+  // min_overlap_piece events (a GPU's smallest range); a smaller batch is one piece.
+  static constexpr std::size_t max_piece = std::size_t{1} << 20;
+  static constexpr std::size_t overlap_pieces = 4;
+  static constexpr std::size_t min_overlap_piece = min_gpu_chunk;
 };
 
 // The GPU kernels.

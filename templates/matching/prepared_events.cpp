@@ -33,6 +33,7 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
   // Names are looked up on first use in the range: one event of a large batch costs only the
   // lookups of its own names.
   translate_.assign(batch.names.size(), not_looked_up);
+  name_bits_.resize(batch.names.size());
 
   const std::size_t n = end - begin;
   ids_.assign(batch.ids.begin() + static_cast<std::ptrdiff_t>(begin),
@@ -62,6 +63,8 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t e = begin + i;
     pending_.clear();
+    keys_.clear();
+    std::uint64_t bloom = 0;  // OR over the attributes: a repeated name sets the same bits
     for (std::uint64_t a = batch.offsets[e]; a < batch.offsets[e + 1]; ++a) {
       const std::uint32_t local = batch.attribute_name[a];
       if (local >= translate_.size())
@@ -69,6 +72,7 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
       if (translate_[local] == not_looked_up) {
         const auto id = tables.names().find(batch.names.name(local));
         translate_[local] = id ? *id : no_name;
+        if (id) name_bits_[local] = name_bit(*id);
       }
       const RawValue v = batch.attribute_value[a];
       Pending p{translate_[local], 0, v.a, 0};
@@ -99,32 +103,45 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
         default:
           bad_event(batch.ids[e], a - batch.offsets[e], "an unknown value type");
       }
-      if (p.name != no_name) pending_.push_back(p);
+      if (p.name == no_name) continue;
+      bloom |= name_bits_[local];
+      // (name, class, position) in one word: one comparison per step of the sort, and equal
+      // (name, class) keep their order.
+      keys_.push_back(std::uint64_t{p.name} << 32 | std::uint64_t{p.cls} << 24 | pending_.size());
+      pending_.push_back(p);
     }
-    // Events hold a few attributes: insertion sort by (name, class).
-    Pending* const pend = pending_.data();
     const std::size_t count = pending_.size();
-    for (std::size_t k = 1; k < count; ++k) {
-      const Pending x = pend[k];
-      std::size_t j = k;
-      while (j > 0 && (pend[j - 1].name > x.name || (pend[j - 1].name == x.name && pend[j - 1].cls > x.cls))) {
-        pend[j] = pend[j - 1];
-        --j;
+    std::uint64_t* const key = keys_.data();
+    if (count <= rank_sort_limit) {  // events hold a few attributes: each key's rank, no branches
+      std::uint64_t sorted[rank_sort_limit];
+      for (std::size_t k = 0; k < count; ++k) {
+        std::size_t rank = 0;
+        for (std::size_t j = 0; j < count; ++j) rank += key[j] < key[k] ? 1 : 0;
+        sorted[rank] = key[k];  // keys differ in their position bits: ranks are distinct
       }
-      pend[j] = x;
+      std::copy(sorted, sorted + count, key);
+    } else if (count < key_positions) {
+      std::sort(key, key + count);
+    } else {  // 2^24 attributes or more: the position does not fit the key
+      std::stable_sort(pending_.begin(), pending_.end(), [](const Pending& x, const Pending& y) {
+        return x.name != y.name ? x.name < y.name : x.cls < y.cls;
+      });
+      for (std::size_t k = 0; k < count; ++k)
+        key[k] = std::uint64_t{pending_[k].name} << 32 | std::uint64_t{pending_[k].cls} << 24;
     }
-    std::uint64_t bloom = 0;
+    const Pending* const pend = pending_.data();
+    std::uint64_t previous = ~std::uint64_t{0};  // (name, class) of the last attribute
     for (std::size_t k = 0; k < count; ++k) {
-      const Pending& p = pend[k];
+      const Pending& p = pend[count < key_positions ? key[k] & (key_positions - 1) : k];
       const std::uint32_t at = value_count++;
       value_a[at] = p.a;
       value_b[at] = p.b;
-      const bool new_name = k == 0 || pend[k - 1].name != p.name;
-      if (new_name) {
-        names[name_count++] = p.name;
-        bloom |= name_bit(p.name);
+      const std::uint64_t name_class = key[k] >> 24;
+      if (name_class != previous) {
+        if ((name_class >> 8) != (previous >> 8)) names[name_count++] = p.name;
+        groups[group_count++] = EventGroup{p.name, p.cls, at, 0};
+        previous = name_class;
       }
-      if (new_name || pend[k - 1].cls != p.cls) groups[group_count++] = EventGroup{p.name, p.cls, at, 0};
       ++groups[group_count - 1].count;
     }
     bloom_[i] = bloom;

@@ -53,6 +53,11 @@ class PreparedEvents {
   std::vector<std::uint64_t> bloom_;
   static constexpr NameId not_looked_up = 0xFFFFFFFEu;
   std::vector<NameId> translate_;  // batch name index -> table name id (no_name: no filter uses it)
+  std::vector<std::uint64_t> name_bits_;  // batch name index -> its Bloom bits (once looked up)
+  // Sort keys of an event's attributes: name << 32 | class << 24 | position.
+  static constexpr std::size_t key_positions = std::size_t{1} << 24;
+  static constexpr std::size_t rank_sort_limit = 16;
+  std::vector<std::uint64_t> keys_;
 
   std::vector<Pending> pending_;
   const char* strings_ = nullptr;

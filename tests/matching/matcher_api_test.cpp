@@ -53,12 +53,19 @@ std::vector<MatchBackend> api_backends() {
       {"matcher_2_cores", here, [] { return std::make_unique<ApiMatcher>(on_cores(2), false); }},
       {"matcher_every_core", here, [] { return std::make_unique<ApiMatcher>(on_cores(0), false); }},
       {"matcher_one_at_a_time", here, [] { return std::make_unique<ApiMatcher>(on_cores(0), true); }},
+      // Batches cut into pieces of 7 events, each next piece prepared while one is matched.
+      {"matcher_pieces_of_7", here, [] {
+         MatcherOptions o = on_cores(0);
+         o.max_batch = 7;
+         return std::make_unique<ApiMatcher>(o, false);
+       }},
   };
 }
 
 INSTANTIATE_TEST_SUITE_P(Api, MatchingConformance, ::testing::ValuesIn(api_backends()), backend_name);
 
 using conformance::C;
+using conformance::D;
 using conformance::E;
 using conformance::I;
 
@@ -181,6 +188,39 @@ TEST(MatcherApi, BadFiltersAndIdsAreRejectedNamingTheProblem) {
   bad.end_event(41);
   EXPECT_NE(error_of([&] { matcher.match(bad); }, ErrorKind::bad_argument).find("event 41"),
             std::string::npos);
+}
+
+// A batch that fails in a later piece (the next piece is prepared while one is matched) throws
+// and leaves the results it was appending to as they were.
+TEST(MatcherApi, ABatchFailingInALaterPieceLeavesTheResultsAsTheyWere) {
+  MatcherOptions o;
+  o.max_batch = 4;
+  Matcher matcher(o);
+  matcher.add(Filter{1, 7, {C("a", Op::ge, D(0))}});
+  EventBatch events;
+  const NameId a = events.names.intern("a");
+  for (EventId id = 0; id < 30; ++id) {
+    const double v = id == 17 ? std::nan("") : static_cast<double>(id);
+    events.add_attribute(a, ValueType::float64, {std::bit_cast<std::uint64_t>(v), 0});
+    events.end_event(id);
+  }
+  MatchResults out;
+  matcher.match(events, 0, 10, false, out);  // pieces 0-3, 4-7, 8-9: every event matches
+  ASSERT_EQ(out.size(), 10u);
+  const MatchResults before = out;
+  EXPECT_NE(error_of([&] { matcher.match(events, 10, 30, false, out); }, ErrorKind::bad_argument).find("event 17"),
+            std::string::npos);
+  EXPECT_EQ(out.events, before.events);
+  EXPECT_EQ(out.interface_offsets, before.interface_offsets);
+  EXPECT_EQ(out.interfaces, before.interfaces);
+  // The matcher goes on: the events after the bad one, then all of them before it.
+  matcher.match(events, 18, 30, false, out);
+  matcher.match(events, 10, 17, false, out);
+  ASSERT_EQ(out.size(), 29u);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    ASSERT_EQ(out.interfaces_of(i).size(), 1u) << i;
+    EXPECT_EQ(out.interfaces_of(i)[0], 7u) << i;
+  }
 }
 
 TEST(MatcherApi, GpusThisBuildOrMachineLacksAreRefused) {

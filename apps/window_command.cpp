@@ -3,6 +3,7 @@
 //   otherwise                time or count windows over an out-of-order keyed stream (paper 000,
 //                            apps/window_stream.cpp).
 #include <cstdio>
+#include <filesystem>
 #include <future>
 #include <ostream>
 #include <string>
@@ -21,6 +22,7 @@
 #include "core/stopwatch.hpp"
 #include "datagen/column_file.hpp"
 #include "datagen/input_file.hpp"
+#include "templates/window/count_window_policy.hpp"
 
 namespace sextant::cli {
 
@@ -49,6 +51,23 @@ struct Input {
   window::Column values;
   std::string origin;
 };
+
+// Whether the input may hold policy::cpu_inline_values values or more, known before it is loaded:
+// --generate names its size; a file holds at most one value per two bytes (a digit and a
+// separator; a column file more); a pipe is not known.
+bool may_need_cpu_workers(const Arguments& args) {
+  std::uint64_t most = 0;
+  if (args.has("generate")) {
+    most = static_cast<std::uint64_t>(args.get_int("generate", 0, 0, 1LL << 40));
+  } else if (const auto path = args.get("input")) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(*path, error)) return true;
+    const std::uintmax_t bytes = std::filesystem::file_size(*path, error);
+    if (error) return true;
+    most = bytes / 2;
+  }
+  return most >= window::policy::cpu_inline_values;
+}
 
 Input load_input(const Arguments& args, PhaseTimes& phases) {
   const bool from_file = args.has("input");
@@ -201,9 +220,11 @@ int window_command(int argc, char** argv) {
   window::check_count_window_device(device);  // a missing GPU: exit 4 before the input is read
 
   // The CPU's topology (hwloc: milliseconds) is discovered while the input loads, not in the
-  // aggregate phase that starts the CPU workers.
+  // aggregate phase that starts the CPU workers; only for a column that may need the workers (a
+  // shorter one runs on this thread, and the discovery would only slow its loading down).
   std::future<scheduler::Topology> machine;
-  if (device.kind == DeviceKind::cpu) machine = std::async(std::launch::async, [] { return api::cpu_machine(); });
+  if (device.kind == DeviceKind::cpu && may_need_cpu_workers(args))
+    machine = std::async(std::launch::async, [] { return api::cpu_machine(); });
   PhaseTimes phases;
   const Input in = load_input(args, phases);
   const std::size_t n = window::size_of(in.values);

@@ -75,7 +75,7 @@ std::string count_window_on(scheduler::SchedulerTeam* team, const CountWindowArg
       run.acc = args.out.data;
     const std::uint64_t blocks =
         g.full_chunks == 0 ? g.windows : (g.windows + g.full_chunks - 1) / g.full_chunks;
-    if (team == nullptr || g.used < policy::cpu_inline_values) {
+    if (team == nullptr) {
       const CpuCountVariant& v = first_runnable(variants);
       if (g.slide > 1) v.slice(run, 0, g.chunks);
       v.expand(run, 0, blocks);

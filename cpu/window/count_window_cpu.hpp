@@ -82,10 +82,9 @@ CpuCountVariant erase_count_variant() {
   return {V::isa, V::can_run(), V::fallback, &V::slice, &V::expand};
 }
 
-// The template on a team's CPU workers with these variants: checks the columns (check_columns),
-// slices, expands (nothing for K = 0). A column shorter than policy::cpu_inline_values runs on the
-// calling thread with the first runnable variant, whose name it returns; "" when the team ran it
-// (its scheduler's statistics say which variants ran).
+// The template on a team's CPU workers with these variants, whatever the column's length: checks
+// the columns (check_columns), slices, expands (nothing for K = 0). Returns "" (the team's
+// scheduler's statistics say which variants ran).
 std::string count_window_on_team(scheduler::SchedulerTeam& team, const CountWindowArgs& args,
                                  std::span<const CpuCountVariant> variants);
 

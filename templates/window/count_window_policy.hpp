@@ -9,9 +9,9 @@
 namespace sextant::window::policy {
 
 // CPU count windows: a column shorter than this runs on the calling thread with the first
-// runnable variant; handing a few microseconds of work to the scheduler's workers costs more
-// (waking them, measuring variants) than it saves.
-inline constexpr std::uint64_t cpu_inline_values = 1 << 16;
+// runnable variant: one core aggregates 2^20 values in about the time a team of workers takes to
+// start and measure its variants (docs/PERFORMANCE.md, "Count windows: one core or the team").
+inline constexpr std::uint64_t cpu_inline_values = std::uint64_t{1} << 20;
 
 // Threads per block of every window kernel (count windows and the stream GPU pipeline).
 inline constexpr std::uint32_t block_threads = 256;

@@ -18,6 +18,7 @@
 #include "templates/window/aggregate_traits.hpp"
 #include "templates/window/chunk_geometry.hpp"
 #include "templates/window/count_window_planner.hpp"
+#include "templates/window/count_window_policy.hpp"
 #include "tests/window/count_window_conformance.hpp"
 
 namespace sextant::testing {
@@ -81,11 +82,13 @@ TEST(CountWindowApi, CpuRunsTheRegisteredVariantsOnTheScheduler) {
   std::apply(
       [&](auto... v) { ((v.can_run() ? runnable.push_back(std::string(decltype(v)::isa)) : void()), ...); },
       window::CpuCountWindowVariants{});
-  std::vector<std::int32_t> v(100000);
+  // Long enough for the workers (a shorter column runs on the calling thread).
+  std::vector<std::int32_t> v(window::policy::cpu_inline_values + 4096);
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int32_t>((i * 7919) % 1000) - 500;
   const auto r = window::aggregate_count(std::span<const std::int32_t>(v), 64, 16, AggregateKind::max);
   ASSERT_EQ(r.algorithm.rfind("cpu (", 0), 0u) << r.algorithm;
   std::string rest = r.algorithm.substr(5);
+  EXPECT_NE(rest.find('%'), std::string::npos) << "the workers' shares: " << r.algorithm;
   int named = 0;
   for (const std::string& isa : {std::string("avx512"), std::string("avx2"), std::string("scalar")}) {
     if (rest.find(isa + " ") == std::string::npos && rest.find(isa + ")") == std::string::npos) continue;
@@ -99,6 +102,33 @@ TEST(CountWindowApi, CpuRunsTheRegisteredVariantsOnTheScheduler) {
     ASSERT_EQ(got[k], *std::max_element(v.begin() + static_cast<std::ptrdiff_t>(k * 16),
                                         v.begin() + static_cast<std::ptrdiff_t>(k * 16 + 64)))
         << "window " << k;
+}
+
+// A column shorter than policy::cpu_inline_values runs on the calling thread and never asks for
+// the machine (no topology discovery, no workers); a longer one goes to the workers. Both exact.
+TEST(CountWindowApi, ShortColumnsRunOnTheCallingThreadLongOnesOnTheWorkers) {
+  for (const std::uint64_t n : {window::policy::cpu_inline_values - 1, window::policy::cpu_inline_values + 100}) {
+    std::vector<std::int64_t> v(n);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int64_t>((i * 2654435761u) % 1001) - 500;
+    const window::CountWindowSpec spec{48, 32};
+    std::vector<std::int64_t> out(spec.window_count(v.size()));
+    int asked = 0;
+    const std::string ran = window::count_window_on_cpu(
+        {window::ColumnView(std::span<const std::int64_t>(v)), window::MutableColumnView(std::span(out)), spec,
+         AggregateKind::sum},
+        2, [&] {
+          ++asked;
+          return scheduler::synthetic_topology("package:1 core:2 pu:1");
+        });
+    const bool short_column = n < window::policy::cpu_inline_values;
+    EXPECT_EQ(asked, short_column ? 0 : 1) << n;
+    EXPECT_EQ(ran.find('%') == std::string::npos, short_column) << n << ": " << ran;
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      std::int64_t want = 0;
+      for (std::size_t i = k * 32; i < k * 32 + 48; ++i) want += v[i];
+      ASSERT_EQ(out[k], want) << n << ", window " << k;
+    }
+  }
 }
 
 // A deliberately slow variant beside a fast one: every worker tries both, keeps the fast one, and

@@ -27,6 +27,9 @@ std::size_t WorkStealingPolicy::chunk(const ChunkRequest& r) const noexcept {
 }
 
 std::size_t ThroughputModelPolicy::chunk(const ChunkRequest& r) const noexcept {
+  // A lone worker has nobody to balance with: the rest of its range at once (a GPU pays its round
+  // trip once; variant trials still cut their own small chunks first).
+  if (r.participants <= 1) return std::max<std::size_t>(r.own_remaining, 1);
   const bool gpu = r.kind == DeviceKind::gpu;
   const std::size_t floor = gpu ? min_gpu_chunk : min_cpu_chunk;
   if (r.rate <= 0 || r.total_rate <= 0 || r.unmeasured > 0) {

@@ -72,7 +72,7 @@ struct WorkStealingPolicy {
 // every device finishes at about the same time. Until every live worker has a measured rate,
 // workers take probe chunks: committing a large chunk to a device before its speed relative to the
 // others is known is how a slow device ends up finishing last. Initial shares and steals are
-// proportional to rates.
+// proportional to rates. A lone participant takes the rest of its range at once.
 struct ThroughputModelPolicy {
   static constexpr std::string_view name = "throughput-model";
   static constexpr bool uses_rates = true;

@@ -41,6 +41,18 @@ TEST(ThroughputModelPolicy, UnmeasuredWorkersProbe) {
   EXPECT_EQ(p.chunk(request(DeviceKind::gpu, 256'000)), 8000u);  // 256000 / (8 * 4)
 }
 
+TEST(ThroughputModelPolicy, ALoneWorkerTakesTheRestOfItsRange) {
+  const ThroughputModelPolicy p;
+  for (const DeviceKind kind : {DeviceKind::cpu, DeviceKind::gpu}) {
+    ChunkRequest r = request(kind, 256'000, 1e6, 1e6, 200'000);
+    r.participants = 1;
+    r.own_remaining = 200'000;
+    EXPECT_EQ(p.chunk(r), 200'000u);
+    r.rate = r.total_rate = 0;  // unmeasured: no probe either
+    EXPECT_EQ(p.chunk(r), 200'000u);
+  }
+}
+
 TEST(ThroughputModelPolicy, ProbesUntilEveryWorkerIsMeasured) {
   const ThroughputModelPolicy p;
   ChunkRequest r = request(DeviceKind::cpu, 256'000, 1e6, 2e6, 200'000);

@@ -94,6 +94,12 @@ bool CuboidEngine::fit_prefilter(const Dataset& data, CandidateList candidates, 
   for (std::size_t i = 0; i < s; ++i) sample_[i] = candidates[i * m / s];  // ascending
   if (!sample_engine_) sample_engine_ = std::make_unique<CuboidEngine>();
   sample_engine_->run(data, {sample_}, mask, true, 1, sample_skyline_, sample_rest_, kernels);
+  // A filter point removes only points it dominates, never a point of the sample's skyline: when
+  // the skyline holds most of the sample (the candidates of a skycube's cuboids, an extended
+  // skyline, often do), no choice of filter points can pay, and choosing them is skipped.
+  if (static_cast<double>(s - sample_skyline_.size()) <
+      CuboidPolicy::prefilter_min_pruned * static_cast<double>(s))
+    return false;
 
   Prefilter& f = filter_;
   f.strict = strict;

@@ -44,7 +44,8 @@ struct MatcherOptions {
   DeviceSelection devices{false, {DeviceId{DeviceKind::cpu, -1}}};  // "cpu": every core
   int threads = 0;  // CPU cores that match (0 = all the selected ones)
   Placement placement = Placement::replicate;
-  // Events per piece a batch is prepared in (bounds the memory of a huge batch); 0 = default.
+  // Events per piece a batch is prepared and matched in (bounds the memory of a huge batch); 0 =
+  // default: policy::Batches (4 pieces of at least 4096 events, at most 2^20).
   std::size_t max_batch = 0;
   // Tests: a (synthetic) machine instead of the discovered one.
   std::optional<scheduler::Topology> machine;
@@ -76,7 +77,9 @@ class Matcher {
   // Throughput mode: the batch on every selected device; results in batch order. Throws
   // Error::argument for a NaN or infinite value (naming the event).
   MatchResults match(const EventBatch& events, bool with_filters = false);
-  // Events [begin, end) of `events` as one batch, appended to `out`.
+  // Events [begin, end) of `events` as one batch, appended to `out`: matched in pieces
+  // (MatcherOptions::max_batch), the next piece prepared while the devices match one. A batch that
+  // throws leaves `out` as it was.
   void match(const EventBatch& events, std::size_t begin, std::size_t end, bool with_filters,
              MatchResults& out);
   // Latency mode: one event at a time on the calling thread (a CPU core, or the GPU when only

@@ -4,8 +4,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <exception>
 #include <limits>
 #include <ostream>
+
+#include <omp.h>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -46,6 +49,10 @@ NumberStatus parse_number(std::string_view cell, float& value) {
   return NumberStatus::ok;
 }
 
+// Bytes of data rows from which the rows are parsed on every core (in chunks cut at line ends):
+// below it a thread's start costs more than it saves.
+constexpr std::size_t parallel_min_bytes = std::size_t{1} << 22;
+
 class Parser {
  public:
   Parser(std::string_view text, const std::string& origin, const CsvOptions& options)
@@ -56,7 +63,20 @@ class Parser {
     text_ = text_.substr(0, end);
   }
 
-  Dataset parse() {
+  // The rows of one chunk of the file (whole lines; its first line is file line `first_line`),
+  // d values each, written to `out`.
+  Parser(std::string_view chunk, const std::string& origin, const CsvOptions& options, int d,
+         std::size_t first_line, std::size_t first_data_line)
+      : text_(chunk), origin_(origin), options_(options), line_number_(first_line - 1),
+        first_data_line_(first_data_line), d_(d) {}
+
+  void parse_rows(float* out) {
+    out_ = out;
+    std::string_view line;
+    while (next_line(line)) parse_row(line);
+  }
+
+  Dataset parse(int chunks) {
     std::string_view line;
     if (!next_line(line)) throw Error::in_file(origin_, 0, 0, "empty file: no data rows");
 
@@ -82,15 +102,37 @@ class Parser {
     d_ = static_cast<int>(cells);
     detail::check_preference_count(options_.preferences, d_);
 
-    // One reservation for all rows: at most one row per remaining line.
-    const std::string_view rest = text_.substr(std::min(pos_, text_.size()));
-    const auto lines_left = static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n')) + 1;
-    values_.reserve((lines_left + 1) * cells);
-    do {
-      parse_row(line);
-    } while (next_line(line));
-
-    const std::size_t n = values_.size() / cells;
+    // Every line from the first data row on is one row (a blank one is an error, and the text
+    // ends with its last row): the chunks' line counts place each chunk's rows in the result.
+    const std::size_t body = static_cast<std::size_t>(line.data() - text_.data());
+    const std::string_view rows = text_.substr(body);
+    const std::vector<std::string_view> parts = split_at_lines(rows, chunks);
+    std::vector<std::size_t> first_row(parts.size() + 1, 0);
+    const int team = std::min(static_cast<int>(parts.size()), omp_get_max_threads());
+#pragma omp parallel for schedule(static, 1) num_threads(team) if (team > 1)
+    for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(parts.size()); ++k) {
+      const std::string_view part = parts[static_cast<std::size_t>(k)];
+      first_row[static_cast<std::size_t>(k) + 1] =
+          static_cast<std::size_t>(std::count(part.begin(), part.end(), '\n')) +
+          (static_cast<std::size_t>(k) + 1 == parts.size() ? 1 : 0);
+    }
+    for (std::size_t k = 0; k < parts.size(); ++k) first_row[k + 1] += first_row[k];
+    const std::size_t n = first_row.back();
+    values_.resize(n * cells);
+    // Each chunk keeps its first error; the earliest chunk's is the file's first.
+    std::vector<std::exception_ptr> errors(parts.size());
+#pragma omp parallel for schedule(static, 1) num_threads(team) if (team > 1)
+    for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(parts.size()); ++k) {
+      const auto at = static_cast<std::size_t>(k);
+      try {
+        Parser chunk(parts[at], origin_, options_, d_, first_data_line_ + first_row[at], first_data_line_);
+        chunk.parse_rows(values_.data() + first_row[at] * cells);
+      } catch (...) {
+        errors[at] = std::current_exception();
+      }
+    }
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
     return Dataset(n, d_, values_, options_.preferences, origin_);
   }
 
@@ -146,7 +188,7 @@ class Parser {
     for (std::size_t index = 0;; ++index) {
       if (index >= d) ragged(cells.count());
       if (!cells.next_in_place(read_finite)) value = cell_value(cells.next(), index);
-      values_.push_back(value);
+      *out_++ = value;
       if (cells.done()) {
         if (index + 1 != d) ragged(index + 1);
         return;
@@ -167,6 +209,23 @@ class Parser {
     return value;
   }
 
+  // `text` cut into at most `chunks` pieces of whole lines (each but the last ends with '\n').
+  static std::vector<std::string_view> split_at_lines(std::string_view text, int chunks) {
+    std::vector<std::string_view> parts;
+    const auto want = static_cast<std::size_t>(std::max(chunks, 1));
+    std::size_t begin = 0;
+    for (std::size_t k = 1; k <= want && begin < text.size(); ++k) {
+      std::size_t end = text.size();
+      if (k < want) {
+        const std::size_t nl = text.find('\n', std::max(begin, k * text.size() / want));
+        end = nl == std::string_view::npos ? text.size() : nl + 1;
+      }
+      parts.push_back(text.substr(begin, end - begin));
+      begin = end;
+    }
+    return parts;
+  }
+
   std::string_view text_;
   const std::string& origin_;
   const CsvOptions& options_;
@@ -175,6 +234,7 @@ class Parser {
   std::size_t first_data_line_ = 0;
   int d_ = 0;
   std::vector<float> values_;
+  float* out_ = nullptr;  // the next value of the rows being parsed
 };
 
 std::string join(const std::vector<Preference>& preferences) {
@@ -200,7 +260,13 @@ void check_preference_count(const std::vector<Preference>& preferences, int d) {
 }  // namespace detail
 
 Dataset parse_csv(std::string_view text, const std::string& origin, const CsvOptions& options) {
-  return Parser(detail::skip_utf8_bom(text), origin, options).parse();
+  const int chunks = text.size() >= parallel_min_bytes ? omp_get_max_threads() : 1;
+  return detail::parse_csv_in_chunks(text, origin, options, chunks);
+}
+
+Dataset detail::parse_csv_in_chunks(std::string_view text, const std::string& origin, const CsvOptions& options,
+                                    int chunks) {
+  return Parser(detail::skip_utf8_bom(text), origin, options).parse(chunks);
 }
 
 Dataset read_csv(const std::string& path, const CsvOptions& options) {

@@ -259,5 +259,59 @@ TEST_F(CsvFileTest, FailedWriteLeavesNothing) {
   EXPECT_FALSE(fs::exists(target));
 }
 
+// The rows cut into chunks at line ends and parsed in parallel give the same dataset and the same
+// first error as one pass, whatever the chunk count: random rows with CRLF, trailing commas,
+// blanks, '+' signs, a header, with and without a final newline; errors placed in the first and
+// last lines of chunks (a bad cell, a ragged row, a blank line between rows).
+TEST(CsvChunks, SameDatasetAndSameFirstErrorForEveryChunkCount) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 30; ++round) {
+    const int d = 1 + static_cast<int>(rng() % 5);
+    const std::size_t rows = 1 + rng() % 300;
+    std::string text;
+    if (round % 3 == 0) {  // a header of d names
+      for (int j = 0; j < d; ++j) text += (j ? ",c" : "c") + std::to_string(j);
+      text += "\n";
+    }
+    for (std::size_t i = 0; i < rows; ++i) {
+      for (int j = 0; j < d; ++j) {
+        if (j) text += rng() % 5 == 0 ? " , " : ",";
+        const int v = static_cast<int>(rng() % 2001) - 1000;
+        if (v >= 0 && rng() % 7 == 0) text += '+';
+        text += std::to_string(v) + (rng() % 3 == 0 ? ".25" : "");
+      }
+      if (rng() % 6 == 0) text += ',';
+      text += rng() % 4 == 0 ? "\r\n" : "\n";
+    }
+    if (round % 2 == 1) text.pop_back();  // no final newline (or a lone '\r')
+    const Dataset one = detail::parse_csv_in_chunks(text, "t.csv", {}, 1);
+    ASSERT_EQ(one.size(), rows) << round;
+    for (const int chunks : {2, 3, 64}) {
+      const Dataset many = detail::parse_csv_in_chunks(text, "t.csv", {}, chunks);
+      ASSERT_EQ(many.size(), one.size()) << round << " " << chunks;
+      ASSERT_EQ(many.dims(), one.dims());
+      ASSERT_EQ(values_of(many), values_of(one)) << round << " " << chunks;
+    }
+    // One error on a random line (after the header): the same message for every chunk count.
+    std::vector<std::size_t> starts = {0};
+    for (std::size_t at = text.find('\n'); at != std::string::npos && at + 1 < text.size(); at = text.find('\n', at + 1))
+      starts.push_back(at + 1);
+    const std::size_t first_row_line = round % 3 == 0 ? 1 : 0;
+    if (starts.size() <= first_row_line + 1) continue;
+    const std::size_t line = first_row_line + 1 + rng() % (starts.size() - first_row_line - 1);
+    for (const std::string& bad : {std::string("x,"), std::string("1,2,3,4,5,6,7\n"), std::string("\n")}) {
+      std::string broken = text;
+      broken.insert(starts[line], bad);
+      const std::string want =
+          error_of([&] { detail::parse_csv_in_chunks(broken, "t.csv", {}, 1); }, ErrorKind::bad_input);
+      ASSERT_THAT(want, HasSubstr("t.csv:" + std::to_string(line + 1))) << broken.substr(0, 80);
+      for (const int chunks : {2, 3, 64})
+        ASSERT_EQ(error_of([&] { detail::parse_csv_in_chunks(broken, "t.csv", {}, chunks); }, ErrorKind::bad_input),
+                  want)
+            << round << " " << chunks;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sextant::datagen

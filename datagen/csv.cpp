@@ -1,5 +1,7 @@
 #include "datagen/csv.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -7,8 +9,6 @@
 #include <exception>
 #include <limits>
 #include <ostream>
-
-#include <omp.h>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -67,8 +67,12 @@ class Parser {
   // d values each, written to `out`.
   Parser(std::string_view chunk, const std::string& origin, const CsvOptions& options, int d,
          std::size_t first_line, std::size_t first_data_line)
-      : text_(chunk), origin_(origin), options_(options), line_number_(first_line - 1),
-        first_data_line_(first_data_line), d_(d) {}
+      : text_(chunk),
+        origin_(origin),
+        options_(options),
+        line_number_(first_line - 1),
+        first_data_line_(first_data_line),
+        d_(d) {}
 
   void parse_rows(float* out) {
     out_ = out;
@@ -264,8 +268,8 @@ Dataset parse_csv(std::string_view text, const std::string& origin, const CsvOpt
   return detail::parse_csv_in_chunks(text, origin, options, chunks);
 }
 
-Dataset detail::parse_csv_in_chunks(std::string_view text, const std::string& origin, const CsvOptions& options,
-                                    int chunks) {
+Dataset detail::parse_csv_in_chunks(std::string_view text, const std::string& origin,
+                                    const CsvOptions& options, int chunks) {
   return Parser(detail::skip_utf8_bom(text), origin, options).parse(chunks);
 }
 

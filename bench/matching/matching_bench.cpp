@@ -59,7 +59,7 @@ struct Measured {
   double latency_cpu_ms = 0;    // thread CPU time per event, one at a time
   double cpu_us_per_event = 0;  // process CPU time per event in batches (all threads)
   double add_us = 0, remove_us = 0, longest_batch_ms = 0, median_batch_ms = 0;
-  std::string breakdown;  // where_the_time_goes, throughput mode
+  std::string breakdown;                     // where_the_time_goes, throughput mode
   double add_cpu_us = 0, remove_cpu_us = 0;  // thread CPU time per single change
   double matches_per_event = 0;
 };

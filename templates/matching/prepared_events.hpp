@@ -52,7 +52,7 @@ class PreparedEvents {
   std::vector<std::uint64_t> value_a_, value_b_;
   std::vector<std::uint64_t> bloom_;
   static constexpr NameId not_looked_up = 0xFFFFFFFEu;
-  std::vector<NameId> translate_;  // batch name index -> table name id (no_name: no filter uses it)
+  std::vector<NameId> translate_;         // batch name index -> table name id (no_name: no filter uses it)
   std::vector<std::uint64_t> name_bits_;  // batch name index -> its Bloom bits (once looked up)
   // Sort keys of an event's attributes: name << 32 | class << 24 | position.
   static constexpr std::size_t key_positions = std::size_t{1} << 24;

@@ -294,7 +294,8 @@ TEST(CsvChunks, SameDatasetAndSameFirstErrorForEveryChunkCount) {
     }
     // One error on a random line (after the header): the same message for every chunk count.
     std::vector<std::size_t> starts = {0};
-    for (std::size_t at = text.find('\n'); at != std::string::npos && at + 1 < text.size(); at = text.find('\n', at + 1))
+    for (std::size_t at = text.find('\n'); at != std::string::npos && at + 1 < text.size();
+         at = text.find('\n', at + 1))
       starts.push_back(at + 1);
     const std::size_t first_row_line = round % 3 == 0 ? 1 : 0;
     if (starts.size() <= first_row_line + 1) continue;
@@ -306,8 +307,9 @@ TEST(CsvChunks, SameDatasetAndSameFirstErrorForEveryChunkCount) {
           error_of([&] { detail::parse_csv_in_chunks(broken, "t.csv", {}, 1); }, ErrorKind::bad_input);
       ASSERT_THAT(want, HasSubstr("t.csv:" + std::to_string(line + 1))) << broken.substr(0, 80);
       for (const int chunks : {2, 3, 64})
-        ASSERT_EQ(error_of([&] { detail::parse_csv_in_chunks(broken, "t.csv", {}, chunks); }, ErrorKind::bad_input),
-                  want)
+        ASSERT_EQ(
+            error_of([&] { detail::parse_csv_in_chunks(broken, "t.csv", {}, chunks); }, ErrorKind::bad_input),
+            want)
             << round << " " << chunks;
     }
   }

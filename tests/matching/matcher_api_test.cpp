@@ -54,7 +54,8 @@ std::vector<MatchBackend> api_backends() {
       {"matcher_every_core", here, [] { return std::make_unique<ApiMatcher>(on_cores(0), false); }},
       {"matcher_one_at_a_time", here, [] { return std::make_unique<ApiMatcher>(on_cores(0), true); }},
       // Batches cut into pieces of 7 events, each next piece prepared while one is matched.
-      {"matcher_pieces_of_7", here, [] {
+      {"matcher_pieces_of_7", here,
+       [] {
          MatcherOptions o = on_cores(0);
          o.max_batch = 7;
          return std::make_unique<ApiMatcher>(o, false);
@@ -208,8 +209,9 @@ TEST(MatcherApi, ABatchFailingInALaterPieceLeavesTheResultsAsTheyWere) {
   matcher.match(events, 0, 10, false, out);  // pieces 0-3, 4-7, 8-9: every event matches
   ASSERT_EQ(out.size(), 10u);
   const MatchResults before = out;
-  EXPECT_NE(error_of([&] { matcher.match(events, 10, 30, false, out); }, ErrorKind::bad_argument).find("event 17"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { matcher.match(events, 10, 30, false, out); }, ErrorKind::bad_argument).find("event 17"),
+      std::string::npos);
   EXPECT_EQ(out.events, before.events);
   EXPECT_EQ(out.interface_offsets, before.interface_offsets);
   EXPECT_EQ(out.interfaces, before.interfaces);

@@ -107,19 +107,21 @@ TEST(CountWindowApi, CpuRunsTheRegisteredVariantsOnTheScheduler) {
 // A column shorter than policy::cpu_inline_values runs on the calling thread and never asks for
 // the machine (no topology discovery, no workers); a longer one goes to the workers. Both exact.
 TEST(CountWindowApi, ShortColumnsRunOnTheCallingThreadLongOnesOnTheWorkers) {
-  for (const std::uint64_t n : {window::policy::cpu_inline_values - 1, window::policy::cpu_inline_values + 100}) {
+  for (const std::uint64_t n :
+       {window::policy::cpu_inline_values - 1, window::policy::cpu_inline_values + 100}) {
     std::vector<std::int64_t> v(n);
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int64_t>((i * 2654435761u) % 1001) - 500;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      v[i] = static_cast<std::int64_t>((i * 2654435761u) % 1001) - 500;
     const window::CountWindowSpec spec{48, 32};
     std::vector<std::int64_t> out(spec.window_count(v.size()));
     int asked = 0;
-    const std::string ran = window::count_window_on_cpu(
-        {window::ColumnView(std::span<const std::int64_t>(v)), window::MutableColumnView(std::span(out)), spec,
-         AggregateKind::sum},
-        2, [&] {
-          ++asked;
-          return scheduler::synthetic_topology("package:1 core:2 pu:1");
-        });
+    const std::string ran =
+        window::count_window_on_cpu({window::ColumnView(std::span<const std::int64_t>(v)),
+                                     window::MutableColumnView(std::span(out)), spec, AggregateKind::sum},
+                                    2, [&] {
+                                      ++asked;
+                                      return scheduler::synthetic_topology("package:1 core:2 pu:1");
+                                    });
     const bool short_column = n < window::policy::cpu_inline_values;
     EXPECT_EQ(asked, short_column ? 0 : 1) << n;
     EXPECT_EQ(ran.find('%') == std::string::npos, short_column) << n << ": " << ran;

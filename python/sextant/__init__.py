@@ -28,6 +28,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 import numpy as np
 
 from . import _sextant
+from ._arguments import devices_text
 from .errors import (
     BadArgumentError,
     BadInputError,
@@ -154,12 +155,8 @@ def _mask(columns: Optional[Iterable[Any]], d: int, names=None, parameter: str =
     return mask
 
 
-def _devices(devices: Union[None, str, Sequence[str]]) -> str:
-    if devices is None:
-        return ""
-    if isinstance(devices, str):
-        return devices
-    return ",".join(devices)
+def _devices(devices: Union[None, str, Iterable[str]]) -> str:
+    return devices_text(devices, "")
 
 
 def _threads(threads: Any) -> int:

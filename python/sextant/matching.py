@@ -27,6 +27,7 @@ from typing import Any, Iterable, Union
 import numpy as np
 
 from . import _sextant
+from ._arguments import devices_text
 from .errors import BadArgumentError
 
 #: The constraint operators.
@@ -51,11 +52,7 @@ def _uint(value: Any, parameter: str, top: int) -> int:
 
 
 def _devices(devices: Union[None, str, Iterable[str]]) -> str:
-    if devices is None:
-        return "cpu"
-    if isinstance(devices, str):
-        return devices
-    return ",".join(devices)
+    return devices_text(devices, "cpu")
 
 
 def _split(offsets: np.ndarray, values: np.ndarray) -> list:

@@ -46,6 +46,7 @@ from typing import Any, Iterable, Union
 import numpy as np
 
 from . import _sextant
+from ._arguments import devices_text
 from .errors import BadArgumentError
 
 #: The applications.
@@ -93,11 +94,7 @@ def _float(value: Any, name: str, lo: float, hi: float) -> float:
 
 
 def _devices(devices: Union[None, str, Iterable[str]]) -> str:
-    if devices is None:
-        return "cpu"
-    if isinstance(devices, str):
-        return devices
-    return ",".join(devices)
+    return devices_text(devices, "cpu")
 
 
 def _options(sizing: Any, queue_budget: Any, merge: Any, ordered: Any, count_only: Any, devices: Any,

@@ -76,8 +76,7 @@ class StreamEngine final : public StreamWindowEngine {
   std::int64_t watermark() const override { return op_.watermark(); }
   const StreamGeometry& geometry() const override { return op_.geometry(); }
   std::string stages() const override {
-    using Op = StreamWindowOperator<Backend, A>;
-    return std::string(Op::pane_stage_name) + " + " + std::string(Op::window_stage_name);
+    return std::string(StreamWindowOperator<Backend, A>::pane_stage_name) + " + " + op_.window_stage();
   }
 
  private:

@@ -24,8 +24,12 @@
 
 namespace sextant::window::detail {
 
+// One spec's shape for the CPU window stage, and the stage that runs it (a B-PAT or a scan,
+// stream_pane_scan.hpp).
 struct BpatShape {
   std::uint32_t spec = 0;
+  WindowStageKind stage = WindowStageKind::bpat;
+  std::uint32_t slot = 0;  // index among the key's structures of that stage
   std::int64_t length = 0, slide = 0;  // W, S
   std::int64_t w = 0, s = 0;           // panes per window, per slide
   std::int64_t m = 0;                  // leaves
@@ -58,11 +62,13 @@ struct BpatShape {
   bool in_a_window(std::int64_t j) const noexcept { return s <= w || j % s < w; }
 };
 
-// Bytes of one key's B-PAT for `g` with partials of `partial_bytes`.
-std::uint64_t bpat_bytes(const BpatShape& g, std::size_t partial_bytes) noexcept;
-// Up front: throws Error (resource, exit 5) when one key's trees of every spec need more than
-// `memory` bytes (default: this machine's physical memory), naming the sizes and what would fit.
-void check_bpat_memory(const std::vector<BpatShape>& shapes, std::size_t partial_bytes,
+// Bytes of one key's structure for `g` (a B-PAT or a scan, at its largest) with partials of
+// `partial_bytes`.
+std::uint64_t stage_bytes(const BpatShape& g, std::size_t partial_bytes) noexcept;
+// Up front: throws Error (resource, exit 5) when one key's structures of every spec need more
+// than `memory` bytes (default: this machine's physical memory), naming the sizes and what
+// would fit.
+void check_window_stage_memory(const std::vector<BpatShape>& shapes, std::size_t partial_bytes,
                        std::uint64_t memory = 0);
 // Throws Error (resource) for a tree of `g` that could not be allocated.
 [[noreturn]] void throw_bpat_allocation(const BpatShape& g, std::size_t partial_bytes);

@@ -24,38 +24,43 @@ std::string gib(std::uint64_t bytes) {
 }
 
 std::string describe(const BpatShape& g, std::size_t partial_bytes) {
-  return "window spec " + std::to_string(g.spec) + " (length " + std::to_string(g.length) + ", slide " +
-         std::to_string(g.slide) + ": " + std::to_string(g.w) + " panes per window, " + std::to_string(g.m) +
-         " leaves, " + std::to_string(g.levels) + " levels of " + std::to_string(partial_bytes) +
-         "-byte partials) needs " + gib(bpat_bytes(g, partial_bytes)) + " per key";
+  const std::string layout =
+      g.stage == WindowStageKind::scan
+          ? "two blocks of " + std::to_string(g.w) + " "
+          : std::to_string(g.m) + " leaves, " + std::to_string(g.levels) + " levels of ";
+  return std::string(g.stage == WindowStageKind::scan ? "the scan" : "the B-PAT") + " of window spec " +
+         std::to_string(g.spec) + " (length " + std::to_string(g.length) + ", slide " + std::to_string(g.slide) +
+         ": " + std::to_string(g.w) + " panes per window, " + layout + std::to_string(partial_bytes) +
+         "-byte partials) needs " + gib(stage_bytes(g, partial_bytes)) + " per key";
 }
 
 }  // namespace
 
-std::uint64_t bpat_bytes(const BpatShape& g, std::size_t partial_bytes) noexcept {
+std::uint64_t stage_bytes(const BpatShape& g, std::size_t partial_bytes) noexcept {
+  if (g.stage == WindowStageKind::scan) return 2 * static_cast<std::uint64_t>(g.w) * partial_bytes;
   return static_cast<std::uint64_t>(g.nodes) * partial_bytes + static_cast<std::uint64_t>(g.words) * 8;
 }
 
-void check_bpat_memory(const std::vector<BpatShape>& shapes, std::size_t partial_bytes,
+void check_window_stage_memory(const std::vector<BpatShape>& shapes, std::size_t partial_bytes,
                        std::uint64_t memory) {
   if (memory == 0) memory = physical_memory();
   if (memory == 0) return;  // unknown: the allocation will tell
   std::uint64_t total = 0;
   const BpatShape* largest = nullptr;
   for (const BpatShape& g : shapes) {
-    total += bpat_bytes(g, partial_bytes);
-    if (largest == nullptr || bpat_bytes(g, partial_bytes) > bpat_bytes(*largest, partial_bytes))
+    total += stage_bytes(g, partial_bytes);
+    if (largest == nullptr || stage_bytes(g, partial_bytes) > stage_bytes(*largest, partial_bytes))
       largest = &g;
   }
   if (largest == nullptr || total <= memory) return;
   // The smallest tree this spec can have: n_w = 1, i.e. bit_ceil(w) leaves.
   const std::uint64_t least = std::bit_ceil(static_cast<std::uint64_t>(largest->w));
   const std::string fix =
-      least < static_cast<std::uint64_t>(largest->m)
+      largest->stage == WindowStageKind::bpat && least < static_cast<std::uint64_t>(largest->m)
           ? "fewer windows per tree (--windows-per-tree 1 needs " + std::to_string(least) + " leaves), or "
           : "";
   throw Error(ErrorKind::resource,
-              "the B-PAT of " + describe(*largest, partial_bytes) + " (" + gib(total) +
+              describe(*largest, partial_bytes) + " (" + gib(total) +
                   " for every spec), more than this machine's " + gib(memory) +
                   " of memory; what would fit: " + fix +
                   "fewer panes per window: a longer pane (the gcd of every length and slide, now " +

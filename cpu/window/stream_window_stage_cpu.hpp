@@ -1,6 +1,7 @@
 // The CPU window-level stage (paper 000, WLS; hook contract in
-// templates/window/stream_hooks.hpp): one B-PAT per key and spec (stream_bpat.hpp), created
-// when the key's first pane closes. Each advance processes the keys with new closed panes
+// templates/window/stream_hooks.hpp): per key and spec one B-PAT (stream_bpat.hpp) or one block
+// scan (stream_pane_scan.hpp), created when the key's first pane closes. The spec's stage is the
+// options' window_stage, or with `automatic` the cost model's choice (choose_cpu_window_stage). Each advance processes the keys with new closed panes
 // and, for time windows, the keys whose next window the new frontier completes: a min-heap
 // on that window's end pane finds them without visiting every key. Keys are processed in
 // parallel; results are gathered per thread and appended in thread order.
@@ -8,10 +9,12 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <functional>
 #include <queue>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -19,11 +22,21 @@
 #include "core/device.hpp"
 #include "cpu/window/stream_bpat.hpp"
 #include "cpu/window/stream_closed_panes.hpp"
+#include "cpu/window/stream_pane_scan.hpp"
 #include "cpu/window/stream_window_cpu_config.hpp"
+#include "templates/window/count_window_policy.hpp"
 #include "templates/window/stream_batch.hpp"
 #include "templates/window/stream_spec.hpp"
 
 namespace sextant::window {
+
+// The stage for spec `g`: `requested` unless automatic; then the scan while the slide is fine
+// enough that its pane steps per window cost less than the B-PAT's O(log w) combines.
+inline WindowStageKind choose_cpu_window_stage(const SpecGeometry& g, WindowStageKind requested) noexcept {
+  if (requested != WindowStageKind::automatic) return requested;
+  return g.panes_per_slide <= policy::stream_scan_slide_per_level * g.tree_levels ? WindowStageKind::scan
+                                                                                  : WindowStageKind::bpat;
+}
 
 template <StreamAggregate A>
 class CpuWindowStage {
@@ -34,12 +47,31 @@ class CpuWindowStage {
 
   CpuWindowStage(const StreamGeometry& g, const CpuStreamConfig& c)
       : threads_(c.threads > 0 ? c.threads : omp_get_max_threads()) {
-    for (std::size_t i = 0; i < g.specs.size(); ++i)
-      shapes_.emplace_back(g.specs[i], static_cast<std::uint32_t>(i));
-    detail::check_bpat_memory(shapes_, sizeof(Partial<A>));
+    std::uint32_t slots[2] = {0, 0};  // B-PATs, scans
+    for (std::size_t i = 0; i < g.specs.size(); ++i) {
+      detail::BpatShape& shape = shapes_.emplace_back(g.specs[i], static_cast<std::uint32_t>(i));
+      shape.stage = choose_cpu_window_stage(g.specs[i], g.window_stage);
+      shape.slot = slots[shape.stage == WindowStageKind::scan]++;
+    }
+    bpats_ = slots[0];
+    scans_ = slots[1];
+    detail::check_window_stage_memory(shapes_, sizeof(Partial<A>));
   }
 
   void advance(const CpuClosedPanes<A>& closed, std::vector<Result>& out);
+
+  // "bpat", "scan", or per spec ("spec 0 scan, spec 1 bpat").
+  std::string describe() const {
+    const auto all = [&](WindowStageKind k) {
+      return std::all_of(shapes_.begin(), shapes_.end(), [&](const auto& g) { return g.stage == k; });
+    };
+    if (all(WindowStageKind::scan)) return "scan";
+    if (all(WindowStageKind::bpat)) return "bpat";
+    std::string out;
+    for (const detail::BpatShape& g : shapes_)
+      out += (out.empty() ? "spec " : ", spec ") + std::to_string(g.spec) + " " + std::string(to_string(g.stage));
+    return out;
+  }
 
  private:
   // A key's panes [begin, end) of the closed list, and its frontier.
@@ -53,7 +85,8 @@ class CpuWindowStage {
     std::uint64_t stamp = 0;             // == stamp_: in this advance's work
     std::int64_t fire_at = idle;         // end pane of the next window holding a tuple (time)
     std::int64_t queued_at = idle;       // the heap holds (queued_at, id)
-    std::vector<detail::Bpat<A>> trees;  // one per spec, empty until the first pane
+    std::vector<detail::Bpat<A>> trees;      // one per B-PAT spec, empty until the first pane
+    std::vector<detail::PaneScan<A>> scans;  // one per scan spec
   };
   using Due = std::pair<std::int64_t, std::uint32_t>;
 
@@ -65,6 +98,7 @@ class CpuWindowStage {
 
   int threads_;
   std::vector<detail::BpatShape> shapes_;
+  std::uint32_t bpats_ = 0, scans_ = 0;  // specs per stage
   std::vector<KeyTrees> keys_;                                         // by dense key id
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;  // time windows
   std::vector<Work> work_;
@@ -77,23 +111,31 @@ template <StreamAggregate A>
 void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed, std::vector<Result>& out,
                                 std::vector<std::uint64_t>& dirty) {
   KeyTrees& k = keys_[w.id];
-  if (k.trees.empty()) k.trees.resize(shapes_.size());
+  if (k.trees.size() != bpats_) k.trees.resize(bpats_);
+  if (k.scans.size() != scans_) k.scans.resize(scans_);
   std::int64_t fire_at = idle;
   for (const detail::BpatShape& g : shapes_) {
-    detail::Bpat<A>& tree = k.trees[g.spec];
-    if (!tree.allocated()) {
-      if (w.begin == w.end) continue;
-      tree.allocate(g);
-    }
-    fire_at = std::min(
-        fire_at, tree.advance(g, closed.panes.data() + w.begin, closed.partials.data() + w.begin,
-                              w.end - w.begin, w.frontier, dirty, [&](std::int64_t win, const Partial<A>& p) {
-                                const std::int64_t start = win * g.slide;
-                                if (!representable<A>(p.acc)) [[unlikely]]
-                                  throw_unrepresentable_window(A::name, overflow_message<A>(), g.spec, k.key,
-                                                               start, start + g.length);
-                                out.push_back({g.spec, k.key, start, start + g.length, A::lower(p.acc)});
-                              }));
+    const auto run = [&](auto& structure) {
+      if (!structure.allocated()) {
+        if (w.begin == w.end) return;
+        structure.allocate(g);
+      }
+      fire_at = std::min(fire_at, structure.advance(g, closed.panes.data() + w.begin,
+                                                    closed.partials.data() + w.begin, w.end - w.begin,
+                                                    w.frontier, dirty, [&](std::int64_t win, const Partial<A>& p) {
+                                                      const std::int64_t start = win * g.slide;
+                                                      if (!representable<A>(p.acc)) [[unlikely]]
+                                                        throw_unrepresentable_window(A::name, overflow_message<A>(),
+                                                                                     g.spec, k.key, start,
+                                                                                     start + g.length);
+                                                      out.push_back(
+                                                          {g.spec, k.key, start, start + g.length, A::lower(p.acc)});
+                                                    }));
+    };
+    if (g.stage == WindowStageKind::scan)
+      run(k.scans[g.slot]);
+    else
+      run(k.trees[g.slot]);
   }
   k.fire_at = fire_at;
 }

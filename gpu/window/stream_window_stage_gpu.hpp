@@ -33,6 +33,8 @@ class WindowCore {
 
   WindowCore(const StreamGeometry& geometry, const GpuStreamBackend::Config& config)
       : exec_(config.device), geometry_(geometry), count_(geometry.type == WindowType::count) {
+    if (geometry.window_stage == WindowStageKind::scan)
+      throw Error::unsupported("window stage scan on the GPU (the GPU runs its B-PAT): use auto or bpat");
     for (std::size_t i = 0; i < geometry.specs.size(); ++i) {
       const SpecGeometry& g = geometry.specs[i];
       SpecPanes s;

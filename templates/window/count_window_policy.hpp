@@ -1,7 +1,7 @@
 // The tuning of the window family in one place: the shapes the GPU kernels launch with and that
 // the count-window planner's cost model assumes (host and device constexpr, so that a change here
-// moves both sides at once), the count-window planner's fitted constants, and the CPU
-// specialisation's grain (their measurements: docs/PERFORMANCE.md).
+// moves both sides at once), the count-window planner's fitted constants, the CPU
+// specialisation's grain and the stream windows' choice of window stage (their measurements: docs/PERFORMANCE.md).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,12 @@ namespace sextant::window::policy {
 // runnable variant: one core aggregates 2^20 values in about the time a team of workers takes to
 // start and measure its variants (docs/PERFORMANCE.md, "Count windows: one core or the team").
 inline constexpr std::uint64_t cpu_inline_values = std::uint64_t{1} << 20;
+
+// CPU stream windows, window stage: the cost model (cpu/window/stream_window_stage_cpu.hpp)
+// takes the block scan for a spec while its panes per slide s stay at most this many times the
+// B-PAT's levels, floor(log2 w) + 1: a window costs the scan about s pane steps and the B-PAT
+// about 2 (floor(log2 w) + 1) combines.
+inline constexpr std::int64_t stream_scan_slide_per_level = 2;
 
 // Threads per block of every window kernel (count windows and the stream GPU pipeline).
 inline constexpr std::uint32_t block_threads = 256;

@@ -67,11 +67,13 @@ class StreamWindowOperator {
   std::size_t poll(std::vector<Result>& out) {
     const std::size_t n = fired_.size();
     emitted_ += n;
-    if (out.empty())
-      out = std::exchange(fired_, {});
-    else
+    if (out.empty()) {
+      std::swap(out, fired_);  // the caller's (cleared) buffer keeps serving: no allocation per poll
+      fired_.clear();
+    } else {
       out.insert(out.end(), fired_.begin(), fired_.end());
-    fired_.clear();
+      fired_.clear();
+    }
     return n;
   }
 
@@ -95,6 +97,13 @@ class StreamWindowOperator {
   const StreamGeometry& geometry() const noexcept { return geometry_; }
   static constexpr auto pane_stage_name = PaneStage::name;
   static constexpr auto window_stage_name = WindowStage::name;
+  // The window stage's name and, for a stage that chooses per spec, its choice ("cpu scan").
+  std::string window_stage() const {
+    if constexpr (requires { windows_.describe(); })
+      return std::string(WindowStage::name) + " " + windows_.describe();
+    else
+      return std::string(WindowStage::name);
+  }
 
  private:
   StreamGeometry geometry_;

@@ -21,6 +21,24 @@ WindowType parse_window_type(const char* parameter, std::string_view text) {
   throw Error::argument(parameter, text, "time or count", "unknown window type");
 }
 
+std::string_view to_string(WindowStageKind kind) noexcept {
+  switch (kind) {
+    case WindowStageKind::bpat:
+      return "bpat";
+    case WindowStageKind::scan:
+      return "scan";
+    default:
+      return "auto";
+  }
+}
+
+WindowStageKind parse_window_stage(const char* parameter, std::string_view text) {
+  if (text == "auto") return WindowStageKind::automatic;
+  if (text == "bpat") return WindowStageKind::bpat;
+  if (text == "scan") return WindowStageKind::scan;
+  throw Error::argument(parameter, text, "auto, bpat or scan", "unknown window stage");
+}
+
 std::string_view to_string(StreamAggregateKind kind) noexcept {
   switch (kind) {
     case StreamAggregateKind::sum:
@@ -74,6 +92,10 @@ StreamGeometry make_geometry(const StreamWindowOptions& options) {
   g.type = options.specs.front().type;
   g.lateness = options.lateness;
   g.windows_per_tree = options.windows_per_tree;
+  g.window_stage = options.window_stage;
+  if (static_cast<unsigned>(options.window_stage) > static_cast<unsigned>(WindowStageKind::scan))
+    throw Error::argument("window stage", std::to_string(static_cast<unsigned>(options.window_stage)),
+                          "auto, bpat or scan", "unknown window stage");
   check_range("lateness", options.lateness, 0);
   check_range("windows per tree", options.windows_per_tree, 1);
   if (g.type == WindowType::count && options.lateness != 0)

@@ -29,6 +29,15 @@ std::string_view to_string(WindowType type) noexcept;
 // "time|count"; throws Error naming `parameter`.
 WindowType parse_window_type(const char* parameter, std::string_view text);
 
+// The window stage that turns closed panes into windows (CPU): the B-PAT (O(log w) combines per
+// window, skips empty stretches) or the block scan (O(1) combines per pane, for fine slides);
+// `automatic` lets the cost model pick per spec (cpu/window/stream_window_stage_cpu.hpp).
+enum class WindowStageKind : std::uint8_t { automatic, bpat, scan };
+
+std::string_view to_string(WindowStageKind kind) noexcept;
+// "auto|bpat|scan"; throws Error naming `parameter`.
+WindowStageKind parse_window_stage(const char* parameter, std::string_view text);
+
 struct WindowSpec {
   // Lengths, slides and lateness stay below 2^40 so that every pane and position computation
   // of every backend fits in 64 bits with room to spare.
@@ -43,6 +52,7 @@ struct StreamWindowOptions {
   std::vector<WindowSpec> specs;       // at least one, all of the same type
   std::int64_t lateness = 0;           // L >= 0; must be 0 for count windows
   std::int64_t windows_per_tree = 64;  // n_w >= 1: windows one B-PAT covers (a tuning knob)
+  WindowStageKind window_stage = WindowStageKind::automatic;
 };
 
 // The geometry of one spec in panes.
@@ -77,6 +87,7 @@ struct StreamGeometry {
   std::int64_t pane = 0;  // P
   std::int64_t lateness = 0;
   std::int64_t windows_per_tree = 0;
+  WindowStageKind window_stage = WindowStageKind::automatic;
   std::vector<SpecGeometry> specs;
   // Time windows: the largest timestamp accepted, 2^63 - 1 - 2^42 - L - max(W + S) over the
   // specs: every window holding a tuple then ends, and fires (end + L), within int64, with room

@@ -19,6 +19,9 @@
 //     static std::string skip_reason() { return has_gpu() ? "" : "no CUDA device"; }
 //   };
 //
+// Traits may also adjust the options of every checked stream, e.g. to force one variant of a
+// stage: `static void adjust(window::StreamWindowOptions& o) { o.window_stage = ...; }`.
+//
 // Bad input the body expects (DESIGN.md, stream_hooks.hpp): a negative timestamp throws
 // sextant::Error of kind bad_input whose message names the tuple's index in the batch; columns
 // of different lengths throw sextant::Error; both leave the operator as it was (it can go on);
@@ -68,7 +71,10 @@ class StreamWindowConformance : public ::testing::Test {
   void check(const std::vector<window::testing::RefTuple<typename A::Input>>& tuples,
              const window::StreamWindowOptions& options, const stream_conformance::Batching& batching,
              std::uint64_t seed = 7) {
-    check_stream_window<Backend, A>(tuples, options, batching, StreamBackendTraits<Backend>::config(), seed);
+    window::StreamWindowOptions adjusted = options;
+    if constexpr (requires { StreamBackendTraits<Backend>::adjust(adjusted); })
+      StreamBackendTraits<Backend>::adjust(adjusted);
+    check_stream_window<Backend, A>(tuples, adjusted, batching, StreamBackendTraits<Backend>::config(), seed);
   }
 
   template <class V>

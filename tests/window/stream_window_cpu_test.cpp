@@ -16,6 +16,7 @@
 
 #include "cpu/window/stream_divider.hpp"
 #include "cpu/window/stream_key_index.hpp"
+#include "cpu/window/stream_pane_scan.hpp"
 #include "testing/stream_aggregate_conformance.hpp"
 #include "tests/window/stream_window_conformance.hpp"
 
@@ -30,10 +31,25 @@ struct StreamBackendTraits<CpuShardedStreamBackend> {
   static std::string skip_reason() { return {}; }
 };
 
+// The same backend with every spec on one window stage, whatever the cost model would pick.
+template <window::WindowStageKind Stage>
+struct CpuStageStreamBackend : window::CpuStreamBackend {};
+
+template <window::WindowStageKind Stage>
+struct StreamBackendTraits<CpuStageStreamBackend<Stage>> {
+  static window::CpuStreamConfig config() { return {}; }
+  static std::string skip_reason() { return {}; }
+  static void adjust(window::StreamWindowOptions& options) { options.window_stage = Stage; }
+};
+
 }  // namespace sextant::testing
 
 INSTANTIATE_STREAM_WINDOW_CONFORMANCE(Cpu, sextant::window::CpuStreamBackend);
 INSTANTIATE_STREAM_WINDOW_CONFORMANCE(CpuShards, sextant::testing::CpuShardedStreamBackend);
+INSTANTIATE_STREAM_WINDOW_CONFORMANCE(CpuBpat,
+                                      sextant::testing::CpuStageStreamBackend<sextant::window::WindowStageKind::bpat>);
+INSTANTIATE_STREAM_WINDOW_CONFORMANCE(CpuScan,
+                                      sextant::testing::CpuStageStreamBackend<sextant::window::WindowStageKind::scan>);
 
 namespace sextant::testing {
 namespace {
@@ -301,10 +317,13 @@ namespace {
 // emit exactly 2 * 10^6 windows. The B-PAT used to rescan the gap before a lone pane for every
 // window (O(W^2 / 64): over a minute); now it takes a fraction of a second.
 TEST(CpuStreamWindow, LonePanesUnderLongWindowsCostTheirWindows) {
+  for (const auto stage : {window::WindowStageKind::bpat, window::WindowStageKind::scan}) {
+  SCOPED_TRACE(std::string(window::to_string(stage)));
   using A = window::SumAggregate<std::int64_t>;
   constexpr std::int64_t W = 1'000'000, x0 = 100'000'000, x1 = 200'000'000;
   window::StreamWindowOptions options;
   options.specs = {{window::WindowType::time, W, 1}};
+  options.window_stage = stage;
   const auto started = std::chrono::steady_clock::now();
   window::StreamWindowOperator<window::CpuStreamBackend, A> op(options, {});
   const std::vector<std::int64_t> ts = {x0, x1}, values = {5, 7};
@@ -329,6 +348,85 @@ TEST(CpuStreamWindow, LonePanesUnderLongWindowsCostTheirWindows) {
 #else
   EXPECT_LT(seconds, 60.0);
 #endif
+  }
+}
+
+// Both window stages, driven directly with random sparse panes (gaps of 0 .. several blocks,
+// the frontier moving with and without panes), against brute force: every window k whose panes
+// [k s, k s + w) hold a tuple fires once, as soon as the frontier reaches k s + w, with the sum
+// of its panes; and each call returns the end of the next window that holds a known tuple.
+TEST(CpuStreamWindow, WindowStagesMatchBruteForceOnSparsePanes) {
+  using A = window::SumAggregate<std::int64_t>;
+  using P = window::Partial<A>;
+  std::mt19937_64 rng(11);
+  for (const std::int64_t w : {1, 2, 3, 5, 8, 13, 64})
+    for (const std::int64_t s : {1, 2, 3, 7, 20}) {
+      window::StreamWindowOptions options;
+      options.specs = {{window::WindowType::time, w, s}};
+      const window::StreamGeometry geometry = window::make_geometry(options);
+      const window::detail::BpatShape shape(geometry.specs[0], 0);
+      const std::int64_t gaps[] = {0, 0, 1, 2, w - 1, w, w + 1, 2 * w, 3 * w + 2, 50 * w + s};
+      for (int round = 0; round < 20; ++round) {
+        SCOPED_TRACE("w " + std::to_string(shape.w) + ", s " + std::to_string(shape.s) + ", round " +
+                     std::to_string(round));
+        // Distinct ascending non-empty panes, released in calls of 0 .. 4 panes.
+        std::map<std::int64_t, std::int64_t> panes;
+        std::int64_t j = static_cast<std::int64_t>(rng() % 5);
+        for (int i = 0; i < 30; ++i) {
+          panes[j] = static_cast<std::int64_t>(rng() % 19) - 9;  // zero sums still hold a tuple
+          j += 1 + gaps[rng() % std::size(gaps)];
+        }
+        window::detail::Bpat<A> tree;
+        window::detail::PaneScan<A> scan;
+        tree.allocate(shape);
+        scan.allocate(shape);
+        std::vector<std::uint64_t> dirty;
+        std::map<std::int64_t, std::int64_t> fired_tree, fired_scan;
+        std::vector<std::int64_t> ids;
+        std::vector<P> parts;
+        auto it = panes.begin();
+        std::int64_t frontier = 0;
+        while (true) {
+          ids.clear();
+          parts.clear();
+          const bool last = it == panes.end();
+          frontier = last ? INT64_MAX / 4 : frontier;
+          for (int take = static_cast<int>(rng() % 5); take > 0 && it != panes.end(); --take, ++it) {
+            ids.push_back(it->first);
+            parts.push_back({it->second, 1});
+            frontier = std::max(frontier, it->first + 1);
+          }
+          if (!last) frontier += static_cast<std::int64_t>(rng() % (2 * shape.w + 2));
+          if (it != panes.end()) frontier = std::min(frontier, it->first);  // panes below it are closed
+          const auto into = [&](std::map<std::int64_t, std::int64_t>& fired) {
+            return [&](std::int64_t k, const P& p) {
+              EXPECT_TRUE(fired.emplace(k, p.acc).second) << "window " << k << " fired twice";
+              EXPECT_LE(k * shape.s + shape.w, frontier) << "window " << k << " fired early";
+            };
+          };
+          const std::int64_t at_tree = tree.advance(shape, ids.data(), parts.data(), ids.size(), frontier, dirty,
+                                                    into(fired_tree));
+          const std::int64_t at_scan = scan.advance(shape, ids.data(), parts.data(), ids.size(), frontier, dirty,
+                                                    into(fired_scan));
+          // Brute force over the panes released so far.
+          std::int64_t expect_at = window::detail::Bpat<A>::idle;
+          std::map<std::int64_t, std::int64_t> expect;
+          for (auto p = panes.begin(); p != it; ++p)
+            for (std::int64_t k = shape.first_window(p->first); k * shape.s <= p->first; ++k) {
+              if (k * shape.s + shape.w <= frontier)
+                expect[k] += p->second;
+              else
+                expect_at = std::min(expect_at, k * shape.s + shape.w);
+            }
+          EXPECT_EQ(fired_tree, expect);
+          EXPECT_EQ(fired_scan, expect);
+          EXPECT_EQ(at_tree, expect_at);
+          EXPECT_EQ(at_scan, expect_at);
+          if (last || ::testing::Test::HasFailure()) break;
+        }
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
 }
 
 // A tree that cannot fit is refused up front (exit 5) with its size and what would fit.
@@ -339,7 +437,7 @@ TEST(CpuStreamWindow, TreesLargerThanMemoryAreRefusedUpFront) {
   const window::StreamGeometry g = window::make_geometry(options);
   const std::vector<window::detail::BpatShape> shapes = {window::detail::BpatShape(g.specs[0], 0)};
   try {
-    window::detail::check_bpat_memory(shapes, 32, std::uint64_t{1} << 30);
+    window::detail::check_window_stage_memory(shapes, 32, std::uint64_t{1} << 30);
     ADD_FAILURE() << "a 16 GiB tree passed a 1 GiB check";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::resource);
@@ -348,7 +446,7 @@ TEST(CpuStreamWindow, TreesLargerThanMemoryAreRefusedUpFront) {
     EXPECT_NE(what.find("1.0 GiB of memory"), std::string::npos) << what;
     EXPECT_NE(what.find("--windows-per-tree 1 needs 134217728 leaves"), std::string::npos) << what;
   }
-  EXPECT_NO_THROW(window::detail::check_bpat_memory(shapes, 32, std::uint64_t{1} << 40));
+  EXPECT_NO_THROW(window::detail::check_window_stage_memory(shapes, 32, std::uint64_t{1} << 40));
   // The operator checks against this machine's memory: 2^40 panes per window never fit.
   options.specs = {{window::WindowType::time, std::int64_t{1} << 40, 1}};
   options.windows_per_tree = 1;

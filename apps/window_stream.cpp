@@ -51,6 +51,7 @@ StreamWindowOptions window_options(const Arguments& args) {
     throw Error::argument("--lateness", std::to_string(options.lateness), "0 (or absent) with --type count",
                           "count windows ignore timestamps, so they have no lateness");
   options.windows_per_tree = args.get_int("windows-per-tree", options.windows_per_tree, 1, 1 << 20);
+  options.window_stage = window::parse_window_stage("--window-stage", args.get_or("window-stage", "auto"));
   return options;
 }
 
@@ -237,6 +238,8 @@ std::vector<Arguments::Option> window_stream_options() {
   std::vector<Arguments::Option> options = {
       {"lateness", "L", "stream mode: allowed lateness in time units (default 0; time windows only)"},
       {"windows-per-tree", "NW", "stream mode: windows one B-PAT covers, n_w (default 64)"},
+      {"window-stage", "auto|bpat|scan",
+       "stream mode: the CPU window stage (default auto: the scan for fine slides, the B-PAT for coarse ones)"},
       {"batch", "B", "stream mode: tuples per pushed batch (default 131072 = 4 MiB of 32-byte tuples)"},
   };
   for (auto& o : stream_generator_options()) options.push_back(std::move(o));
@@ -244,7 +247,7 @@ std::vector<Arguments::Option> window_stream_options() {
 }
 
 std::vector<const char*> window_stream_only_options() {
-  return {"lateness", "windows-per-tree", "batch",          "keys", "zipf", "rate",
+  return {"lateness", "windows-per-tree", "window-stage", "batch",          "keys", "zipf", "rate",
           "delay",    "delay-dist",       "watermark-bound"};
 }
 
@@ -283,22 +286,26 @@ int window_stream(const Arguments& args) {
   double aggregate_s = 0;
   for (const auto& p : phases.phases())
     if (p.name == "aggregate") aggregate_s = p.seconds;
-  const double mtps = aggregate_s > 0 ? static_cast<double>(counters.tuples_in) / aggregate_s / 1e6 : 0.0;
-  std::fprintf(
-      stderr,
-      "sextant window: %s | %s windows W/S=%s lateness=%lld n_w=%lld agg=%s %s->%s | %s, batch %zu | "
-      "tuples_in=%llu late_dropped=%llu watermarks_ignored=%llu windows_emitted=%llu | throughput %.2f "
-      "Mtuples/s | %s | total %.3f s -> %s\n",
-      source->origin().c_str(), std::string(window::to_string(options.specs[0].type)).c_str(),
-      describe_specs(options).c_str(), static_cast<long long>(options.lateness),
-      static_cast<long long>(options.windows_per_tree), std::string(window::to_string(kind)).c_str(),
-      std::string(window::to_string(op.value_type())).c_str(),
-      std::string(window::to_string(op.result_type())).c_str(), op.describe().c_str(), batch,
-      static_cast<unsigned long long>(counters.tuples_in),
-      static_cast<unsigned long long>(counters.late_dropped),
-      static_cast<unsigned long long>(counters.watermarks_ignored),
-      static_cast<unsigned long long>(counters.windows_emitted), mtps, format_phases(phases).c_str(),
-      phases.total(), output.c_str());
+  // Tuples over the whole run's wall clock (input, aggregation, output), and the operator's share.
+  const auto rate = [&](double seconds) {
+    return seconds > 0 ? static_cast<double>(counters.tuples_in) / seconds / 1e6 : 0.0;
+  };
+  const bool time_windows = options.specs[0].type == WindowType::time;
+  const std::string ignored =
+      time_windows ? " watermarks_ignored=" + std::to_string(counters.watermarks_ignored) : std::string();
+  std::fprintf(stderr,
+               "sextant window: %s | %s windows W/S=%s lateness=%lld n_w=%lld agg=%s %s->%s | %s, batch %zu | "
+               "tuples_in=%llu late_dropped=%llu%s windows_emitted=%llu | throughput %.2f Mtuples/s (operator "
+               "%.2f) | %s | total %.3f s -> %s\n",
+               source->origin().c_str(), std::string(window::to_string(options.specs[0].type)).c_str(),
+               describe_specs(options).c_str(), static_cast<long long>(options.lateness),
+               static_cast<long long>(options.windows_per_tree), std::string(window::to_string(kind)).c_str(),
+               std::string(window::to_string(op.value_type())).c_str(),
+               std::string(window::to_string(op.result_type())).c_str(), op.describe().c_str(), batch,
+               static_cast<unsigned long long>(counters.tuples_in),
+               static_cast<unsigned long long>(counters.late_dropped), ignored.c_str(),
+               static_cast<unsigned long long>(counters.windows_emitted), rate(phases.total()), rate(aggregate_s),
+               format_phases(phases).c_str(), phases.total(), output.c_str());
   return 0;
 }
 

@@ -81,7 +81,7 @@ class PaneScan {
 
   // Appends pane next_, fires the window that ends there (if any) and closes a full block.
   template <class Emit>
-  void append(const P& p, Emit& emit) {
+  [[gnu::always_inline]] void append(const P& p, Emit& emit) {
     cur_.push_back(p);
     prefix_ = P::combine(prefix_, p);
     if (next_ == next_end_) {

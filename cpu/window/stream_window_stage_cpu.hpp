@@ -30,6 +30,35 @@
 
 namespace sextant::window {
 
+namespace detail {
+// Appends to a vector without a call per element (fine slides emit a window per pane): grows it
+// in steps and trims it to what was appended when it goes out of scope.
+template <class T>
+class Appender {
+ public:
+  explicit Appender(std::vector<T>& v) : v_(v), n_(v.size()), data_(v.data()), cap_(v.size()) {}
+  ~Appender() { v_.resize(n_); }
+  Appender(const Appender&) = delete;
+  Appender& operator=(const Appender&) = delete;
+  [[gnu::always_inline]] void push(const T& x) {
+    if (n_ == cap_) [[unlikely]]
+      grow();
+    data_[n_++] = x;
+  }
+
+ private:
+  [[gnu::noinline]] void grow() {
+    v_.resize(std::max<std::size_t>({2 * n_, n_ + 4096, v_.capacity()}));
+    data_ = v_.data();
+    cap_ = v_.size();
+  }
+  std::vector<T>& v_;
+  std::size_t n_;
+  T* data_;
+  std::size_t cap_;
+};
+}  // namespace detail
+
 // The stage for spec `g`: `requested` unless automatic; then the scan while the slide is fine
 // enough that its pane steps per window cost less than the B-PAT's O(log w) combines.
 inline WindowStageKind choose_cpu_window_stage(const SpecGeometry& g, WindowStageKind requested) noexcept {
@@ -114,6 +143,7 @@ void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed, 
   if (k.trees.size() != bpats_) k.trees.resize(bpats_);
   if (k.scans.size() != scans_) k.scans.resize(scans_);
   std::int64_t fire_at = idle;
+  detail::Appender<Result> results(out);
   for (const detail::BpatShape& g : shapes_) {
     const auto run = [&](auto& structure) {
       if (!structure.allocated()) {
@@ -128,7 +158,7 @@ void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed, 
                                                         throw_unrepresentable_window(A::name, overflow_message<A>(),
                                                                                      g.spec, k.key, start,
                                                                                      start + g.length);
-                                                      out.push_back(
+                                                      results.push(
                                                           {g.spec, k.key, start, start + g.length, A::lower(p.acc)});
                                                     }));
     };

@@ -17,7 +17,7 @@ inline constexpr std::uint64_t cpu_inline_values = std::uint64_t{1} << 20;
 // takes the block scan for a spec while its panes per slide s stay at most this many times the
 // B-PAT's levels, floor(log2 w) + 1: a window costs the scan about s pane steps and the B-PAT
 // about 2 (floor(log2 w) + 1) combines.
-inline constexpr std::int64_t stream_scan_slide_per_level = 2;
+inline constexpr std::int64_t stream_scan_slide_per_level = 4;
 
 // Threads per block of every window kernel (count windows and the stream GPU pipeline).
 inline constexpr std::uint32_t block_threads = 256;

@@ -98,6 +98,7 @@ TEST_F(StreamWindowCliTest, CountWindowsWorkedOutByHand) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "key,start,end,value\n1,0,2,11\n1,1,3,101\n1,2,4,107\n1,3,5,10\n2,0,2,7\n");
   EXPECT_NE(r.err.find("late_dropped=0"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("watermarks_ignored"), std::string::npos) << "count windows ignore watermarks\n" << r.err;
 }
 
 TEST_F(StreamWindowCliTest, SeveralSpecsAddASpecColumn) {
@@ -199,6 +200,20 @@ TEST_F(StreamWindowCliTest, GeneratedStreamMatchesTheReference) {
   window::testing::reference_windows<window::SumAggregate<std::int32_t>>(ref, options, &counts);
   EXPECT_GT(counts.late, 0u);
   EXPECT_NE(r.err.find("late_dropped=" + std::to_string(counts.late) + " "), std::string::npos) << r.err;
+
+  // Both window stages give the same windows; the summary names the one that ran (S = 70 under
+  // W = 300: panes of 10, s = 7, so auto takes the scan).
+  EXPECT_NE(r.err.find("cpu + cpu scan"), std::string::npos) << r.err;
+  for (const char* stage : {"bpat", "scan"}) {
+    const auto forced = run("window --input " + csv.string() + " --agg sum --window-stage " + stage + win);
+    ASSERT_EQ(forced.exit_code, 0) << forced.err;
+    EXPECT_EQ(forced.out, r.out) << stage;
+    EXPECT_NE(forced.err.find(std::string("cpu + cpu ") + stage), std::string::npos) << forced.err;
+  }
+  const auto bad = run("window --input " + csv.string() + " --agg sum --window-stage tree" + win);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--window-stage"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("auto, bpat or scan"), std::string::npos) << bad.err;
 
   // --generate runs the same stream without a file, batch after batch.
   const auto generated = run("window --generate 20000 " + gen_args + " --agg sum" + win);
@@ -384,7 +399,7 @@ TEST_F(StreamWindowCliTest, TreesTooLargeAreNamedUpFront) {
 TEST_F(StreamWindowCliTest, HelpListsTheStreamOptions) {
   const auto r = run("window --help");
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* option : {"--lateness", "--windows-per-tree", "--batch", "--zipf", "--delay-dist"})
+  for (const char* option : {"--lateness", "--windows-per-tree", "--window-stage", "--batch", "--zipf", "--delay-dist"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
   EXPECT_NE(run("--help").out.find("generate-stream"), std::string::npos);
 }

@@ -16,6 +16,9 @@
 //   aggregate  sum, count, min, max, avg, var (fig. 15), and argmin, argmax, first, last
 //   delay      average delay 0 .. 1 s (uniform), S = 10 us .. 10 ms                          (fig. 16)
 //   threads    1 .. every core (operator and projection), batches of 256 KiB and 4 MiB      (fig. 13)
+//   fine       slide 1, one tuple per time unit, W = 2^10 and 2^20, in order and with uniform delays
+//              up to W/2, one thread, batches of 4096 tuples, each window stage (bpat, scan): the
+//              workload of the sliding-window aggregators (DABA Lite, FiBA), one result per tuple
 // Prints one table (median of --repeats) and writes every point to the CSV (--csv; plot with
 // bench/window/plot_stream.py). Throughput counts tuples in; GB/s counts their 32 bytes; "op"
 // is the operator alone (push, poll, finish: the projection's time left out).
@@ -60,6 +63,8 @@ struct Point {
   double zipf = 0;
   double delay = 0;
   int threads = 0;  // 0: every core
+  double rate = 0;  // tuples per time unit; 0: --rate
+  window::WindowStageKind stage = window::WindowStageKind::automatic;
 };
 
 struct Measure {
@@ -144,8 +149,23 @@ std::vector<Point> experiment(const std::string& name, bool quick, int cores) {
         p.threads = t;
         out.push_back(p);
       }
+  } else if (name == "fine") {
+    for (const std::int64_t w : pick({1 << 10, 1 << 20}, {1 << 10}))
+      for (const std::int64_t d : {std::int64_t{0}, w / 4})
+        for (const auto stage : {window::WindowStageKind::bpat, window::WindowStageKind::scan}) {
+          Point p{"fine", std::string(window::to_string(stage)) + (d > 0 ? " ooo" : " in-order"),
+                  static_cast<double>(w)};
+          p.length = w;
+          p.slide = 1;
+          p.delay = static_cast<double>(d);  // uniform on [0, 2d] = [0, W/2]
+          p.rate = 1;
+          p.threads = 1;
+          p.batch = 4096;
+          p.stage = stage;
+          out.push_back(p);
+        }
   } else {
-    throw Error::argument("--experiment", name, "batch, slide, nw, keys, aggregate, delay, threads or all",
+    throw Error::argument("--experiment", name, "batch, slide, nw, keys, aggregate, delay, threads, fine or all",
                           "unknown experiment");
   }
   return out;
@@ -163,6 +183,7 @@ Measure run_once(const Point& p, const std::vector<datagen::StreamTuple>& tuples
   window::StreamWindowOptions options;
   options.specs = {{window::WindowType::time, p.length, p.slide}};
   options.windows_per_tree = p.windows_per_tree;
+  options.window_stage = p.stage;
   window::StreamDeviceOptions on;
   on.device = device;
   on.threads = p.threads > 0 ? p.threads : default_threads;
@@ -206,7 +227,8 @@ int main(int argc, char** argv) {
         "stream_throughput",
         {
             {"device", "cpu|gpuN", "where the operator runs (default cpu)"},
-            {"experiment", "NAME", "batch|slide|nw|keys|aggregate|delay|threads|all (default all)"},
+            {"experiment", "NAME",
+             "batch|slide|nw|keys|aggregate|delay|threads|fine|all (default all: every one but fine)"},
             {"quick", "", "a few points and a small stream: a smoke test"},
             {"tuples", "N", "tuples per stream (default 2^26 = 2 GiB; --quick 2^18)"},
             {"rate", "R", "tuples per microsecond of event time (default 10)"},
@@ -238,8 +260,8 @@ int main(int argc, char** argv) {
     const std::string which = args.get_or("experiment", "all");
 
     std::vector<Point> points;
-    for (const char* name : {"batch", "slide", "nw", "keys", "aggregate", "delay", "threads"})
-      if (which == "all" || which == name)
+    for (const char* name : {"batch", "slide", "nw", "keys", "aggregate", "delay", "threads", "fine"})
+      if ((which == "all" && std::string(name) != "fine") || which == name)
         for (const Point& p : experiment(name, quick, cores)) points.push_back(p);
     if (points.empty()) experiment(which, quick, cores);  // throws naming the experiment
     if (batch_kib > 0)
@@ -259,17 +281,17 @@ int main(int argc, char** argv) {
         "windows,"
         "late\n";
     std::vector<datagen::StreamTuple> tuples;
-    std::tuple<std::uint32_t, double, double> cached{0, -1, -1};
+    std::tuple<std::uint32_t, double, double, double> cached{0, -1, -1, -1};
     for (const Point& p : points) {
       datagen::StreamGeneratorSpec spec;
       spec.n = n;
       spec.keys = p.keys;
       spec.zipf = p.zipf;
-      spec.rate = static_cast<double>(rate);
+      spec.rate = p.rate > 0 ? p.rate : static_cast<double>(rate);
       spec.delay = p.delay;
-      if (std::tuple(p.keys, p.zipf, p.delay) != cached) {
+      if (std::tuple(p.keys, p.zipf, p.delay, spec.rate) != cached) {
         tuples = datagen::generate_stream(spec);
-        cached = {p.keys, p.zipf, p.delay};
+        cached = {p.keys, p.zipf, p.delay, spec.rate};
       }
       std::vector<Measure> runs;
       for (int r = 0; r < repeats; ++r)
@@ -292,11 +314,11 @@ int main(int argc, char** argv) {
       char row[512];
       std::snprintf(
           row, sizeof row,
-          "%s,%s,%s,%s,%lld,%lld,%lld,%zu,%u,%g,%g,%s,%d,%zu,%lld,%d,%.6f,%.3f,%.3f,%.6f,%.3f,%llu,%llu\n",
+          "%s,%s,%s,%s,%lld,%lld,%lld,%zu,%u,%g,%g,%s,%d,%zu,%g,%d,%.6f,%.3f,%.3f,%.6f,%.3f,%llu,%llu\n",
           to_string(device).c_str(), p.experiment.c_str(), p.series.c_str(), format_number(p.x).c_str(),
           static_cast<long long>(p.length), static_cast<long long>(p.slide),
           static_cast<long long>(p.windows_per_tree), p.batch, p.keys, p.zipf, p.delay,
-          std::string(window::to_string(p.aggregate)).c_str(), thr, n, rate, repeats, m.seconds, mtps, gbps,
+          std::string(window::to_string(p.aggregate)).c_str(), thr, n, spec.rate, repeats, m.seconds, mtps, gbps,
           m.project_seconds, op_mtps, static_cast<unsigned long long>(m.windows),
           static_cast<unsigned long long>(m.late));
       csv += row;

@@ -31,8 +31,9 @@
 namespace sextant::window {
 
 namespace detail {
-// Appends to a vector without a call per element (fine slides emit a window per pane): grows it
-// in steps and trims it to what was appended when it goes out of scope.
+// Appends to a vector without a call per element (fine slides emit a window per pane): grows
+// its size in steps that double (each step value-initialises only what it adds, so the work
+// stays proportional to what is appended) and trims it to what was appended when done.
 template <class T>
 class Appender {
  public:
@@ -48,7 +49,8 @@ class Appender {
 
  private:
   [[gnu::noinline]] void grow() {
-    v_.resize(std::max<std::size_t>({2 * n_, n_ + 4096, v_.capacity()}));
+    v_.resize(n_ + step_);
+    step_ = std::min<std::size_t>(2 * step_, std::size_t{1} << 20);
     data_ = v_.data();
     cap_ = v_.size();
   }
@@ -56,6 +58,7 @@ class Appender {
   std::size_t n_;
   T* data_;
   std::size_t cap_;
+  std::size_t step_ = 256;
 };
 }  // namespace detail
 
@@ -119,7 +122,7 @@ class CpuWindowStage {
   };
   using Due = std::pair<std::int64_t, std::uint32_t>;
 
-  void process(const Work& w, const CpuClosedPanes<A>& closed, std::vector<Result>& out,
+  void process(const Work& w, const CpuClosedPanes<A>& closed, detail::Appender<Result>& results,
                std::vector<std::uint64_t>& dirty);
 
   // Below this many keys, one thread: the parallel region costs more than it saves.
@@ -137,13 +140,12 @@ class CpuWindowStage {
 };
 
 template <StreamAggregate A>
-void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed, std::vector<Result>& out,
+void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed, detail::Appender<Result>& results,
                                 std::vector<std::uint64_t>& dirty) {
   KeyTrees& k = keys_[w.id];
   if (k.trees.size() != bpats_) k.trees.resize(bpats_);
   if (k.scans.size() != scans_) k.scans.resize(scans_);
   std::int64_t fire_at = idle;
-  detail::Appender<Result> results(out);
   for (const detail::BpatShape& g : shapes_) {
     const auto run = [&](auto& structure) {
       if (!structure.allocated()) {
@@ -200,17 +202,19 @@ void CpuWindowStage<A>::advance(const CpuClosedPanes<A>& closed, std::vector<Res
   thread_out_.resize(static_cast<std::size_t>(parts));
   thread_dirty_.resize(static_cast<std::size_t>(parts));
   if (parts == 1) {
-    for (const Work& w : work_) process(w, closed, out, thread_dirty_[0]);
+    detail::Appender<Result> results(out);
+    for (const Work& w : work_) process(w, closed, results, thread_dirty_[0]);
   } else {
     std::exception_ptr error;
     const auto n = static_cast<std::int64_t>(work_.size());
 #pragma omp parallel num_threads(parts)
     {
       const auto t = static_cast<std::size_t>(omp_get_thread_num());
+      detail::Appender<Result> results(thread_out_[t]);
 #pragma omp for schedule(dynamic, 16)
       for (std::int64_t i = 0; i < n; ++i) {
         try {
-          process(work_[static_cast<std::size_t>(i)], closed, thread_out_[t], thread_dirty_[t]);
+          process(work_[static_cast<std::size_t>(i)], closed, results, thread_dirty_[t]);
         } catch (...) {
 #pragma omp critical(sextant_stream_window_error)
           if (!error) error = std::current_exception();

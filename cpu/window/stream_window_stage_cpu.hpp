@@ -10,6 +10,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -125,10 +126,12 @@ class CpuWindowStage {
   void process(const Work& w, const CpuClosedPanes<A>& closed, detail::Appender<Result>& results,
                std::vector<std::uint64_t>& dirty);
   // Before work_[i] is processed: prefetches, in three steps that follow the pointers, the state
-  // of the keys a few places ahead (with many keys every one of them is a chain of cache misses).
-  // Always inline: GCC finds a function of prefetches alone free of side effects and drops the call.
-  [[gnu::always_inline]] void prefetch_ahead(std::size_t i) const noexcept {
-    const std::size_t last = work_.size() - 1;
+  // of the keys a few places ahead within [i, end) (with many keys every one of them is a chain
+  // of cache misses). `end` bounds it to the calling thread's own items: another thread's keys
+  // may be resized meanwhile. Always inline: GCC finds a function of prefetches alone free of
+  // side effects and drops the call.
+  [[gnu::always_inline]] void prefetch_ahead(std::size_t i, std::size_t end) const noexcept {
+    const std::size_t last = end - 1;
     __builtin_prefetch(&keys_[work_[std::min(i + 12, last)].id]);
     __builtin_prefetch(keys_[work_[std::min(i + 6, last)].id].scans.data());
     for (const detail::PaneScan<A>& s : keys_[work_[std::min(i + 3, last)].id].scans) s.prefetch();
@@ -213,21 +216,26 @@ void CpuWindowStage<A>::advance(const CpuClosedPanes<A>& closed, std::vector<Res
   if (parts == 1) {
     detail::Appender<Result> results(out);
     for (std::size_t i = 0; i < work_.size(); ++i) {
-      prefetch_ahead(i);
+      prefetch_ahead(i, work_.size());
       process(work_[i], closed, results, thread_dirty_[0]);
     }
   } else {
+    // Threads take chunks of consecutive keys; each prefetches within its own chunk.
+    constexpr std::size_t chunk = 64;
     std::exception_ptr error;
-    const auto n = static_cast<std::int64_t>(work_.size());
+    std::atomic<std::size_t> next{0};
+    const std::size_t n = work_.size();
 #pragma omp parallel num_threads(parts)
     {
       const auto t = static_cast<std::size_t>(omp_get_thread_num());
       detail::Appender<Result> results(thread_out_[t]);
-#pragma omp for schedule(dynamic, 16)
-      for (std::int64_t i = 0; i < n; ++i) {
+      for (std::size_t begin = next.fetch_add(chunk); begin < n; begin = next.fetch_add(chunk)) {
+        const std::size_t end = std::min(begin + chunk, n);
         try {
-          prefetch_ahead(static_cast<std::size_t>(i));
-          process(work_[static_cast<std::size_t>(i)], closed, results, thread_dirty_[t]);
+          for (std::size_t i = begin; i < end; ++i) {
+            prefetch_ahead(i, end);
+            process(work_[i], closed, results, thread_dirty_[t]);
+          }
         } catch (...) {
 #pragma omp critical(sextant_stream_window_error)
           if (!error) error = std::current_exception();

@@ -16,6 +16,7 @@
 #include "apps/output.hpp"
 #include "apps/stream_options.hpp"
 #include "apps/window_parameters.hpp"
+#include "apps/window_stream_output.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
 #include "core/number_format.hpp"
@@ -32,7 +33,8 @@ using window::ValueType;
 using window::WindowSpec;
 using window::WindowType;
 
-constexpr long long default_batch = 1 << 17;  // 4 MiB of 32-byte tuples, the paper's default
+constexpr long long default_batch = 1 << 17;             // 4 MiB of 32-byte tuples, the paper's default
+constexpr long long default_results_budget = 1LL << 30;  // bytes of results kept in memory in key order
 
 StreamWindowOptions window_options(const Arguments& args) {
   const WindowType type = window::parse_window_type("--type", args.require("type"));
@@ -63,16 +65,36 @@ std::span<T> carve(const window::HostBuffer& memory, std::size_t& offset, std::s
   return s;
 }
 
+// Progress on stderr, at most once a second, once the run has lasted a second.
+class Progress {
+ public:
+  explicit Progress(std::uint64_t total) : total_(total) {}
+  void update(std::uint64_t tuples, std::uint64_t windows) {
+    const double s = clock_.seconds();
+    if (s < next_) return;
+    next_ = s + 1;
+    std::fprintf(stderr, "sextant window: %llu of %llu tuples (%.0f%%), %llu windows, %.1f s\n",
+                 static_cast<unsigned long long>(tuples), static_cast<unsigned long long>(total_),
+                 total_ > 0 ? 100.0 * static_cast<double>(tuples) / static_cast<double>(total_) : 100.0,
+                 static_cast<unsigned long long>(windows), s);
+  }
+
+ private:
+  Stopwatch clock_;
+  std::uint64_t total_;
+  double next_ = 1;
+};
+
 // The tuples, in arrival order, and how to feed them to the operator batch by batch.
 class Source {
  public:
   virtual ~Source() = default;
   virtual ValueType value_type() const = 0;
   virtual const std::string& origin() const = 0;
-  // Pushes every tuple in batches of `batch`, polling after each push, then finishes; adds the
-  // time of generation and projection to the phase "generate", the operator's to "aggregate".
-  virtual void run(window::StreamWindow& op, std::size_t batch, window::StreamResults& results,
-                   PhaseTimes& phases) = 0;
+  // Pushes every tuple in batches of `batch`, handing what fired to `sink` after each push,
+  // then finishes; adds the time of generation and projection to the phase "generate", the
+  // operator's to "aggregate" (the sink adds its writing to "write").
+  virtual void run(window::StreamWindow& op, std::size_t batch, StreamOutput& sink, PhaseTimes& phases) = 0;
 };
 
 class CsvSource final : public Source {
@@ -86,8 +108,7 @@ class CsvSource final : public Source {
   // datagen's ColumnData and window's ValueType list the four types in the same order.
   ValueType value_type() const override { return static_cast<ValueType>(csv_.values.index()); }
   const std::string& origin() const override { return origin_; }
-  void run(window::StreamWindow& op, std::size_t batch, window::StreamResults& results,
-           PhaseTimes& phases) override {
+  void run(window::StreamWindow& op, std::size_t batch, StreamOutput& sink, PhaseTimes& phases) override {
     // Before any push, so that the message names the input's row rather than a batch's tuple.
     if (op.geometry().type == WindowType::time) {
       const std::int64_t limit = op.geometry().max_timestamp;
@@ -103,17 +124,22 @@ class CsvSource final : public Source {
         [&](const auto& values) {
           const std::span keys(csv_.keys), ts(csv_.timestamps), wm(csv_.watermarks);
           const std::span vals(values);
+          Progress progress(vals.size());
           for (std::size_t first = 0; first < vals.size(); first += batch) {
             const std::size_t n = std::min(batch, vals.size() - first);
+            sw.restart();
             op.push(window::StreamBatch<typename std::decay_t<decltype(values)>::value_type>{
                 keys.subspan(first, n), ts.subspan(first, n), vals.subspan(first, n), wm.subspan(first, n)});
-            op.poll(results);
+            phases.add("aggregate", sw.seconds());
+            sink.take(op);
+            progress.update(first + n, sink.rows());
           }
         },
         csv_.values);
+    sw.restart();
     op.finish();
-    op.poll(results);
     phases.add("aggregate", sw.seconds());
+    sink.take(op);
   }
 
  private:
@@ -123,19 +149,17 @@ class CsvSource final : public Source {
 
 class GeneratedSource final : public Source {
  public:
-  GeneratedSource(const datagen::StreamGeneratorSpec& spec, ValueType type)
-      : generator_(spec), type_(type), origin_("generated " + spec.describe()) {}
+  GeneratedSource(const datagen::StreamGeneratorSpec& spec, ValueType type, int threads)
+      : generator_(spec), type_(type), threads_(threads), origin_("generated " + spec.describe()) {}
   ValueType value_type() const override { return type_; }
   const std::string& origin() const override { return origin_; }
-  void run(window::StreamWindow& op, std::size_t batch, window::StreamResults& results,
-           PhaseTimes& phases) override {
-    window::visit_value_type(type_, [&](auto v) { run_as<decltype(v)>(op, batch, results, phases); });
+  void run(window::StreamWindow& op, std::size_t batch, StreamOutput& sink, PhaseTimes& phases) override {
+    window::visit_value_type(type_, [&](auto v) { run_as<decltype(v)>(op, batch, sink, phases); });
   }
 
  private:
   template <window::WindowValue V>
-  void run_as(window::StreamWindow& op, std::size_t batch, window::StreamResults& results,
-              PhaseTimes& phases) {
+  void run_as(window::StreamWindow& op, std::size_t batch, StreamOutput& sink, PhaseTimes& phases) {
     const std::uint64_t total = generator_.spec().n;
     batch = static_cast<std::size_t>(std::min<std::uint64_t>(batch, std::max<std::uint64_t>(total, 1)));
     const datagen::StreamField field =
@@ -153,30 +177,33 @@ class GeneratedSource final : public Source {
     columns.keys = carve<window::StreamKey>(memory, offset, batch);
     datagen::BoundedDelayWatermarks watermarks(generator_.spec().bound());
     Stopwatch sw;
+    Progress progress(total);
     for (std::uint64_t first = 0; first < total; first += batch) {
       const std::span<datagen::StreamTuple> part(tuples.data(),
                                                  std::min<std::uint64_t>(batch, total - first));
       sw.restart();
-      generator_.generate(first, part);
-      const window::StreamBatch<V> b = datagen::project<V>(part, field, watermarks, columns);
+      generator_.generate(first, part, threads_);
+      const window::StreamBatch<V> b = datagen::project<V>(part, field, watermarks, columns, threads_);
       phases.add("generate", sw.seconds());
       sw.restart();
       op.push(b);
-      op.poll(results);
       phases.add("aggregate", sw.seconds());
+      sink.take(op);
+      progress.update(first + part.size(), sink.rows());
     }
     sw.restart();
     op.finish();
-    op.poll(results);
     phases.add("aggregate", sw.seconds());
+    sink.take(op);
   }
 
   datagen::StreamGenerator generator_;
   ValueType type_;
+  int threads_;  // generation and projection (0: every core)
   std::string origin_;
 };
 
-std::unique_ptr<Source> open_source(const Arguments& args) {
+std::unique_ptr<Source> open_source(const Arguments& args, int threads) {
   const bool from_file = args.has("input");
   const bool generated = args.has("generate");
   if (from_file == generated)
@@ -189,36 +216,8 @@ std::unique_ptr<Source> open_source(const Arguments& args) {
     return std::make_unique<CsvSource>(*args.get("input"), type);
   }
   const auto n = static_cast<std::uint64_t>(args.get_int("generate", 0, 0, 1LL << 40));
-  return std::make_unique<GeneratedSource>(parse_stream_generator(args, n), type.value_or(ValueType::int32));
-}
-
-void write_results(std::ostream& out, const window::StreamResults& r, bool with_spec) {
-  const bool times = !r.times.empty();  // argmin, argmax, first, last: the value's timestamp
-  std::string buf = with_spec ? "spec,key,start,end,value" : "key,start,end,value";
-  buf += times ? ",timestamp\n" : "\n";
-  for (std::size_t i = 0; i < r.size(); ++i) {
-    if (with_spec) {
-      append_number(buf, r.specs[i]);
-      buf += ',';
-    }
-    append_number(buf, r.keys[i]);
-    buf += ',';
-    append_number(buf, r.starts[i]);
-    buf += ',';
-    append_number(buf, r.ends[i]);
-    buf += ',';
-    r.append_value(buf, i);
-    if (times) {
-      buf += ',';
-      append_number(buf, r.times[i]);
-    }
-    buf += '\n';
-    if (buf.size() > (1u << 20)) {
-      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-      buf.clear();
-    }
-  }
-  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+  return std::make_unique<GeneratedSource>(parse_stream_generator(args, n), type.value_or(ValueType::int32),
+                                           threads);
 }
 
 std::string describe_specs(const StreamWindowOptions& options) {
@@ -239,16 +238,26 @@ std::vector<Arguments::Option> window_stream_options() {
       {"lateness", "L", "stream mode: allowed lateness in time units (default 0; time windows only)"},
       {"windows-per-tree", "NW", "stream mode: windows one B-PAT covers, n_w (default 64)"},
       {"window-stage", "auto|bpat|scan",
-       "stream mode: the CPU window stage (default auto: the scan for fine slides, the B-PAT for coarse ones)"},
+       "stream mode: the CPU window stage (default auto: the scan for fine slides, the B-PAT for coarse "
+       "ones)"},
       {"batch", "B", "stream mode: tuples per pushed batch (default 131072 = 4 MiB of 32-byte tuples)"},
+      {"order", "key|fire",
+       "stream mode: rows sorted by (spec,) key, start (default), or written as the windows fire"},
+      {"results-budget", "BYTES",
+       "stream mode, --order key: results kept in memory before sorted runs spill to $TMPDIR (default 1 "
+       "GiB)"},
   };
   for (auto& o : stream_generator_options()) options.push_back(std::move(o));
   return options;
 }
 
 std::vector<const char*> window_stream_only_options() {
-  return {"lateness", "windows-per-tree", "window-stage", "batch",          "keys", "zipf", "rate",
-          "delay",    "delay-dist",       "watermark-bound"};
+  return {"lateness",     "windows-per-tree",
+          "window-stage", "batch",
+          "order",        "results-budget",
+          "keys",         "zipf",
+          "rate",         "delay",
+          "delay-dist",   "watermark-bound"};
 }
 
 int window_stream(const Arguments& args) {
@@ -264,24 +273,30 @@ int window_stream(const Arguments& args) {
       "stream windows");
   device.threads = static_cast<int>(args.get_int("threads", 0, 1, 4096));
   const auto batch = static_cast<std::size_t>(args.get_int("batch", default_batch, 1, 1LL << 32));
+  const ResultOrder order = parse_result_order("--order", args.get_or("order", "key"));
+  const auto budget =
+      static_cast<std::size_t>(args.get_int("results-budget", default_results_budget, 1024, 1LL << 50));
   const std::string output = args.require("output");
 
   PhaseTimes phases;
   enter_phase(args.has("input") ? "loading the input" : "preparing the stream");
   Stopwatch sw;
-  const std::unique_ptr<Source> source = open_source(args);
+  const std::unique_ptr<Source> source = open_source(args, device.threads);
   if (args.has("input")) phases.add("load", sw.seconds());
-  enter_phase("aggregating the windows");
 
   window::StreamWindow op(source->value_type(), kind, options, device);
-  window::StreamResults results;
-  source->run(op, batch, results, phases);
+  std::size_t runs = 0;
+  // Windows go to the output as they fire (--order fire) or through sorted runs; the output file
+  // appears only once everything is written (docs/output-files.md).
+  write_output(output, [&](std::ostream& out) {
+    enter_phase("aggregating the windows");
+    StreamOutput sink(out, op.result_type(), options.specs.size() > 1, order, budget, phases);
+    source->run(op, batch, sink, phases);
+    enter_phase("writing the output");
+    sink.finish();
+    runs = sink.spilled_runs();
+  });
   const window::StreamCounters counters = op.counters();
-
-  sw.restart();
-  results.sort();
-  write_output(output, [&](std::ostream& out) { write_results(out, results, options.specs.size() > 1); });
-  phases.add("write", sw.seconds());
 
   double aggregate_s = 0;
   for (const auto& p : phases.phases())
@@ -293,19 +308,21 @@ int window_stream(const Arguments& args) {
   const bool time_windows = options.specs[0].type == WindowType::time;
   const std::string ignored =
       time_windows ? " watermarks_ignored=" + std::to_string(counters.watermarks_ignored) : std::string();
-  std::fprintf(stderr,
-               "sextant window: %s | %s windows W/S=%s lateness=%lld n_w=%lld agg=%s %s->%s | %s, batch %zu | "
-               "tuples_in=%llu late_dropped=%llu%s windows_emitted=%llu | throughput %.2f Mtuples/s (operator "
-               "%.2f) | %s | total %.3f s -> %s\n",
-               source->origin().c_str(), std::string(window::to_string(options.specs[0].type)).c_str(),
-               describe_specs(options).c_str(), static_cast<long long>(options.lateness),
-               static_cast<long long>(options.windows_per_tree), std::string(window::to_string(kind)).c_str(),
-               std::string(window::to_string(op.value_type())).c_str(),
-               std::string(window::to_string(op.result_type())).c_str(), op.describe().c_str(), batch,
-               static_cast<unsigned long long>(counters.tuples_in),
-               static_cast<unsigned long long>(counters.late_dropped), ignored.c_str(),
-               static_cast<unsigned long long>(counters.windows_emitted), rate(phases.total()), rate(aggregate_s),
-               format_phases(phases).c_str(), phases.total(), output.c_str());
+  const std::string spilled = runs > 0 ? " spilled_runs=" + std::to_string(runs) : std::string();
+  std::fprintf(
+      stderr,
+      "sextant window: %s | %s windows W/S=%s lateness=%lld n_w=%lld agg=%s %s->%s | %s, batch %zu | "
+      "tuples_in=%llu late_dropped=%llu%s windows_emitted=%llu%s | throughput %.2f Mtuples/s (operator "
+      "%.2f) | %s | total %.3f s -> %s\n",
+      source->origin().c_str(), std::string(window::to_string(options.specs[0].type)).c_str(),
+      describe_specs(options).c_str(), static_cast<long long>(options.lateness),
+      static_cast<long long>(options.windows_per_tree), std::string(window::to_string(kind)).c_str(),
+      std::string(window::to_string(op.value_type())).c_str(),
+      std::string(window::to_string(op.result_type())).c_str(), op.describe().c_str(), batch,
+      static_cast<unsigned long long>(counters.tuples_in),
+      static_cast<unsigned long long>(counters.late_dropped), ignored.c_str(),
+      static_cast<unsigned long long>(counters.windows_emitted), spilled.c_str(), rate(phases.total()),
+      rate(aggregate_s), format_phases(phases).c_str(), phases.total(), output.c_str());
   return 0;
 }
 

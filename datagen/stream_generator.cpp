@@ -90,12 +90,13 @@ StreamGenerator::StreamGenerator(const StreamGeneratorSpec& spec) : spec_(spec) 
   }
 }
 
-void StreamGenerator::generate(std::uint64_t first, std::span<StreamTuple> out) const {
+void StreamGenerator::generate(std::uint64_t first, std::span<StreamTuple> out, int threads) const {
   const auto n = static_cast<std::int64_t>(out.size());
+  const int team = threads > 0 ? threads : omp_get_max_threads();
   const std::uint64_t seed = detail::mix64(spec_.seed);
   const double two_d = 2 * spec_.delay;
   const bool exponential = spec_.delay_distribution == DelayDistribution::exponential;
-#pragma omp parallel for schedule(static) if (n > block_tuples)
+#pragma omp parallel for schedule(static) num_threads(team) if (n > block_tuples && team > 1)
   for (std::int64_t j = 0; j < n; ++j) {
     const std::uint64_t i = first + static_cast<std::uint64_t>(j);
     const std::uint64_t draw = i * draws_per_tuple;

@@ -72,8 +72,9 @@ class StreamGenerator {
  public:
   explicit StreamGenerator(const StreamGeneratorSpec& spec);
   const StreamGeneratorSpec& spec() const noexcept { return spec_; }
-  // Tuples first .. first + out.size() - 1 (OpenMP across the block; any block, any thread).
-  void generate(std::uint64_t first, std::span<StreamTuple> out) const;
+  // Tuples first .. first + out.size() - 1 (OpenMP across a large block with `threads`
+  // threads, 0: every core; any block, any thread).
+  void generate(std::uint64_t first, std::span<StreamTuple> out, int threads = 0) const;
 
  private:
   StreamGeneratorSpec spec_;

@@ -165,7 +165,8 @@ std::vector<Point> experiment(const std::string& name, bool quick, int cores) {
           out.push_back(p);
         }
   } else {
-    throw Error::argument("--experiment", name, "batch, slide, nw, keys, aggregate, delay, threads, fine or all",
+    throw Error::argument("--experiment", name,
+                          "batch, slide, nw, keys, aggregate, delay, threads, fine or all",
                           "unknown experiment");
   }
   return out;
@@ -318,8 +319,8 @@ int main(int argc, char** argv) {
           to_string(device).c_str(), p.experiment.c_str(), p.series.c_str(), format_number(p.x).c_str(),
           static_cast<long long>(p.length), static_cast<long long>(p.slide),
           static_cast<long long>(p.windows_per_tree), p.batch, p.keys, p.zipf, p.delay,
-          std::string(window::to_string(p.aggregate)).c_str(), thr, n, spec.rate, repeats, m.seconds, mtps, gbps,
-          m.project_seconds, op_mtps, static_cast<unsigned long long>(m.windows),
+          std::string(window::to_string(p.aggregate)).c_str(), thr, n, spec.rate, repeats, m.seconds, mtps,
+          gbps, m.project_seconds, op_mtps, static_cast<unsigned long long>(m.windows),
           static_cast<unsigned long long>(m.late));
       csv += row;
     }

@@ -29,7 +29,7 @@ namespace sextant::window::detail {
 struct BpatShape {
   std::uint32_t spec = 0;
   WindowStageKind stage = WindowStageKind::bpat;
-  std::uint32_t slot = 0;  // index among the key's structures of that stage
+  std::uint32_t slot = 0;              // index among the key's structures of that stage
   std::int64_t length = 0, slide = 0;  // W, S
   std::int64_t w = 0, s = 0;           // panes per window, per slide
   std::int64_t m = 0;                  // leaves
@@ -69,7 +69,7 @@ std::uint64_t stage_bytes(const BpatShape& g, std::size_t partial_bytes) noexcep
 // than `memory` bytes (default: this machine's physical memory), naming the sizes and what
 // would fit.
 void check_window_stage_memory(const std::vector<BpatShape>& shapes, std::size_t partial_bytes,
-                       std::uint64_t memory = 0);
+                               std::uint64_t memory = 0);
 // Throws Error (resource) for a tree of `g` that could not be allocated.
 [[noreturn]] void throw_bpat_allocation(const BpatShape& g, std::size_t partial_bytes);
 

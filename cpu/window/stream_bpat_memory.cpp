@@ -24,14 +24,14 @@ std::string gib(std::uint64_t bytes) {
 }
 
 std::string describe(const BpatShape& g, std::size_t partial_bytes) {
-  const std::string layout =
-      g.stage == WindowStageKind::scan
-          ? "two blocks of " + std::to_string(g.w) + " "
-          : std::to_string(g.m) + " leaves, " + std::to_string(g.levels) + " levels of ";
+  const std::string layout = g.stage == WindowStageKind::scan ? "two blocks of " + std::to_string(g.w) + " "
+                                                              : std::to_string(g.m) + " leaves, " +
+                                                                    std::to_string(g.levels) + " levels of ";
   return std::string(g.stage == WindowStageKind::scan ? "the scan" : "the B-PAT") + " of window spec " +
-         std::to_string(g.spec) + " (length " + std::to_string(g.length) + ", slide " + std::to_string(g.slide) +
-         ": " + std::to_string(g.w) + " panes per window, " + layout + std::to_string(partial_bytes) +
-         "-byte partials) needs " + gib(stage_bytes(g, partial_bytes)) + " per key";
+         std::to_string(g.spec) + " (length " + std::to_string(g.length) + ", slide " +
+         std::to_string(g.slide) + ": " + std::to_string(g.w) + " panes per window, " + layout +
+         std::to_string(partial_bytes) + "-byte partials) needs " + gib(stage_bytes(g, partial_bytes)) +
+         " per key";
 }
 
 }  // namespace
@@ -42,7 +42,7 @@ std::uint64_t stage_bytes(const BpatShape& g, std::size_t partial_bytes) noexcep
 }
 
 void check_window_stage_memory(const std::vector<BpatShape>& shapes, std::size_t partial_bytes,
-                       std::uint64_t memory) {
+                               std::uint64_t memory) {
   if (memory == 0) memory = physical_memory();
   if (memory == 0) return;  // unknown: the allocation will tell
   std::uint64_t total = 0;

@@ -82,7 +82,8 @@ class PaneScan {
     prefix_ = P::identity();
     prev_.clear();
     next_ = to;
-    const std::int64_t start = std::max<std::int64_t>(0, to + 1 - w_);  // of the first window ending at or after `to`
+    const std::int64_t start =
+        std::max<std::int64_t>(0, to + 1 - w_);  // of the first window ending at or after `to`
     next_end_ = (start + s_ - 1) / s_ * s_ + w_ - 1;
   }
 
@@ -95,7 +96,8 @@ class PaneScan {
       // The window is the whole current block, or the previous block's suffix from its start
       // (at offset cur_.size() there) combined with the current prefix.
       const std::size_t at = cur_.size();
-      const P r = static_cast<std::int64_t>(at) == w_ || prev_.empty() ? prefix_ : P::combine(prev_[at], prefix_);
+      const P r =
+          static_cast<std::int64_t>(at) == w_ || prev_.empty() ? prefix_ : P::combine(prev_[at], prefix_);
       if (r.tuples > 0) emit((next_end_ + 1 - w_) / s_, r);
       next_end_ += s_;
     }
@@ -117,14 +119,14 @@ class PaneScan {
     return start <= last_ ? next_end_ + 1 : idle;
   }
 
-  std::int64_t w_ = 0, s_ = 1;  // panes per window and per slide; w_ = 0 until allocated
-  std::int64_t block_ = 0;      // cur_ holds panes [block_ w, next_)
-  std::int64_t next_ = 0;       // every pane below has been appended, or skipped while dead
-  std::int64_t next_end_ = 0;   // the last pane of the next window to fire (>= next_)
+  std::int64_t w_ = 0, s_ = 1;         // panes per window and per slide; w_ = 0 until allocated
+  std::int64_t block_ = 0;             // cur_ holds panes [block_ w, next_)
+  std::int64_t next_ = 0;              // every pane below has been appended, or skipped while dead
+  std::int64_t next_end_ = 0;          // the last pane of the next window to fire (>= next_)
   std::int64_t last_ = INT64_MIN / 2;  // the last non-empty pane appended
-  P prefix_ = P::identity();    // of cur_
-  std::vector<P> cur_;          // the current block's panes
-  std::vector<P> prev_;         // the previous block's suffixes; empty: identities
+  P prefix_ = P::identity();           // of cur_
+  std::vector<P> cur_;                 // the current block's panes
+  std::vector<P> prev_;                // the previous block's suffixes; empty: identities
 };
 
 }  // namespace sextant::window::detail

@@ -52,7 +52,8 @@ class CpuPaneStage {
       : geometry_(g),
         divider_(g.pane),
         threads_(c.threads > 0 ? c.threads : omp_get_max_threads()),
-        min_per_thread_(std::max<std::size_t>(1, c.min_tuples_per_thread)) {
+        min_per_thread_(std::max<std::size_t>(1, c.min_tuples_per_thread)),
+        min_tuples_per_pane_to_split_(c.min_tuples_per_pane_to_split) {
     shards_.emplace_back(g);
   }
 
@@ -81,6 +82,7 @@ class CpuPaneStage {
   detail::PaneDivider divider_;
   int threads_;
   std::size_t min_per_thread_;
+  std::uint64_t min_tuples_per_pane_to_split_;
   std::vector<detail::PaneShard<A>> shards_;
   std::vector<detail::ShardRelease<A>> released_panes_;
   detail::KeyIndex ids_;  // key -> the dense id the window stage sees
@@ -109,9 +111,16 @@ void CpuPaneStage<A>::push(const StreamBatch<Value>& batch) {
   const std::int64_t* ts = batch.timestamps.data();
   const std::int64_t* wms = batch.watermarks.empty() ? nullptr : batch.watermarks.data();
   // Count windows number each key's tuples in arrival order: one shard.
-  const int parts = count() ? 1
-                            : static_cast<int>(std::clamp<std::size_t>(n / min_per_thread_, 1,
-                                                                       static_cast<std::size_t>(threads_)));
+  int parts = count() ? 1
+                      : static_cast<int>(std::clamp<std::size_t>(n / min_per_thread_, 1,
+                                                                 static_cast<std::size_t>(threads_)));
+  // A batch of few tuples per pane (its first and last timestamps span nearly as many panes as
+  // it has tuples) stays whole: the shards' merge would cost more than the split saves.
+  if (parts > 1) {
+    const auto a = static_cast<std::uint64_t>(ts[0]), b = static_cast<std::uint64_t>(ts[n - 1]);
+    const std::uint64_t span = (a < b ? b - a : a - b) / static_cast<std::uint64_t>(geometry_.pane);
+    if (span * min_tuples_per_pane_to_split_ > n) parts = 1;
+  }
   std::vector<std::size_t> bounds(static_cast<std::size_t>(parts) + 1);
   for (int t = 0; t <= parts; ++t)
     bounds[t] = n * static_cast<std::size_t>(t) / static_cast<std::size_t>(parts);
@@ -195,34 +204,44 @@ void CpuPaneStage<A>::release_below(std::int64_t frontier, ClosedPanes& closed) 
     closed.partials.swap(r.partials);
     return;
   }
-  // Several shards (time windows): merge the partials of one (key, pane) across shards.
-  struct Entry {
-    std::uint32_t id, shard, index;
-    std::int64_t pane;
+  // Several shards (time windows): each shard's runs list a key's panes in ascending order, so a
+  // key's runs (one per shard at most) are merged head by head, the partials of one pane combined
+  // in shard order (arrival order). Sorting runs, not panes: one tuple per pane costs O(panes).
+  struct RunRef {
+    std::uint32_t id, shard, begin, end;
   };
-  std::vector<Entry> entries;
+  std::vector<RunRef> runs;
   for (std::size_t t = 0; t < shards; ++t)
-    for (const auto& run : released_panes_[t].runs) {
-      const std::uint32_t id = global_id(t, run.local);
-      for (std::uint32_t i = run.begin; i < run.end; ++i)
-        entries.push_back({id, static_cast<std::uint32_t>(t), i, released_panes_[t].panes[i]});
+    for (const auto& run : released_panes_[t].runs)
+      runs.push_back({global_id(t, run.local), static_cast<std::uint32_t>(t), run.begin, run.end});
+  std::sort(runs.begin(), runs.end(),
+            [](const RunRef& a, const RunRef& b) { return a.id != b.id ? a.id < b.id : a.shard < b.shard; });
+  for (std::size_t i = 0; i < runs.size();) {
+    std::size_t j = i + 1;
+    while (j < runs.size() && runs[j].id == runs[i].id) ++j;
+    const std::uint32_t id = runs[i].id;
+    const auto at = static_cast<std::uint32_t>(closed.panes.size());
+    for (;;) {
+      RunRef* next = nullptr;  // the run whose head pane is lowest (the first shard on a tie)
+      for (std::size_t r = i; r < j; ++r)
+        if (runs[r].begin < runs[r].end &&
+            (next == nullptr || released_panes_[runs[r].shard].panes[runs[r].begin] <
+                                    released_panes_[next->shard].panes[next->begin]))
+          next = &runs[r];
+      if (next == nullptr) break;
+      const std::int64_t pane = released_panes_[next->shard].panes[next->begin];
+      const Partial<A>& p = released_panes_[next->shard].partials[next->begin];
+      ++next->begin;
+      if (closed.panes.size() > at && closed.panes.back() == pane) {
+        closed.partials.back() = Partial<A>::combine(closed.partials.back(), p);
+      } else {
+        closed.panes.push_back(pane);
+        closed.partials.push_back(p);
+      }
     }
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry& a, const Entry& b) { return a.id != b.id ? a.id < b.id : a.pane < b.pane; });
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const Entry& e = entries[i];
-    const Partial<A>& p = released_panes_[e.shard].partials[e.index];
-    if (i > 0 && entries[i - 1].id == e.id && entries[i - 1].pane == e.pane) {
-      closed.partials.back() = Partial<A>::combine(closed.partials.back(), p);
-      continue;
-    }
-    if (closed.keys.empty() || closed.keys.back().id != e.id) {
-      const auto at = static_cast<std::uint32_t>(closed.panes.size());
-      closed.keys.push_back({key_of_id_[e.id], e.id, frontier, at, at});
-    }
-    closed.panes.push_back(e.pane);
-    closed.partials.push_back(p);
-    closed.keys.back().end = static_cast<std::uint32_t>(closed.panes.size());
+    closed.keys.push_back(
+        {key_of_id_[id], id, frontier, at, static_cast<std::uint32_t>(closed.panes.size())});
+    i = j;
   }
 }
 

@@ -1,10 +1,10 @@
 // The CPU window-level stage (paper 000, WLS; hook contract in
 // templates/window/stream_hooks.hpp): per key and spec one B-PAT (stream_bpat.hpp) or one block
 // scan (stream_pane_scan.hpp), created when the key's first pane closes. The spec's stage is the
-// options' window_stage, or with `automatic` the cost model's choice (choose_cpu_window_stage). Each advance processes the keys with new closed panes
-// and, for time windows, the keys whose next window the new frontier completes: a min-heap
-// on that window's end pane finds them without visiting every key. Keys are processed in
-// parallel; results are gathered per thread and appended in thread order.
+// options' window_stage, or with `automatic` the cost model's choice (choose_cpu_window_stage). Each advance
+// processes the keys with new closed panes and, for time windows, the keys whose next window the new frontier
+// completes: a min-heap on that window's end pane finds them without visiting every key. Keys are processed
+// in parallel; results are gathered per thread and appended in thread order.
 #pragma once
 
 #include <omp.h>
@@ -102,7 +102,8 @@ class CpuWindowStage {
     if (all(WindowStageKind::bpat)) return "bpat";
     std::string out;
     for (const detail::BpatShape& g : shapes_)
-      out += (out.empty() ? "spec " : ", spec ") + std::to_string(g.spec) + " " + std::string(to_string(g.stage));
+      out += (out.empty() ? "spec " : ", spec ") + std::to_string(g.spec) + " " +
+             std::string(to_string(g.stage));
     return out;
   }
 
@@ -115,9 +116,9 @@ class CpuWindowStage {
   static constexpr std::int64_t idle = detail::Bpat<A>::idle;
   struct KeyTrees {
     StreamKey key = 0;
-    std::uint64_t stamp = 0;             // == stamp_: in this advance's work
-    std::int64_t fire_at = idle;         // end pane of the next window holding a tuple (time)
-    std::int64_t queued_at = idle;       // the heap holds (queued_at, id)
+    std::uint64_t stamp = 0;                 // == stamp_: in this advance's work
+    std::int64_t fire_at = idle;             // end pane of the next window holding a tuple (time)
+    std::int64_t queued_at = idle;           // the heap holds (queued_at, id)
     std::vector<detail::Bpat<A>> trees;      // one per B-PAT spec, empty until the first pane
     std::vector<detail::PaneScan<A>> scans;  // one per scan spec
   };
@@ -142,7 +143,7 @@ class CpuWindowStage {
 
   int threads_;
   std::vector<detail::BpatShape> shapes_;
-  std::uint32_t bpats_ = 0, scans_ = 0;  // specs per stage
+  std::uint32_t bpats_ = 0, scans_ = 0;                                // specs per stage
   std::vector<KeyTrees> keys_;                                         // by dense key id
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;  // time windows
   std::vector<Work> work_;
@@ -152,8 +153,8 @@ class CpuWindowStage {
 };
 
 template <StreamAggregate A>
-void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed, detail::Appender<Result>& results,
-                                std::vector<std::uint64_t>& dirty) {
+void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed,
+                                detail::Appender<Result>& results, std::vector<std::uint64_t>& dirty) {
   KeyTrees& k = keys_[w.id];
   if (k.trees.size() != bpats_) k.trees.resize(bpats_);
   if (k.scans.size() != scans_) k.scans.resize(scans_);
@@ -164,17 +165,16 @@ void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed, 
         if (w.begin == w.end) return;
         structure.allocate(g);
       }
-      fire_at = std::min(fire_at, structure.advance(g, closed.panes.data() + w.begin,
-                                                    closed.partials.data() + w.begin, w.end - w.begin,
-                                                    w.frontier, dirty, [&](std::int64_t win, const Partial<A>& p) {
-                                                      const std::int64_t start = win * g.slide;
-                                                      if (!representable<A>(p.acc)) [[unlikely]]
-                                                        throw_unrepresentable_window(A::name, overflow_message<A>(),
-                                                                                     g.spec, k.key, start,
-                                                                                     start + g.length);
-                                                      results.push(
-                                                          {g.spec, k.key, start, start + g.length, A::lower(p.acc)});
-                                                    }));
+      fire_at = std::min(
+          fire_at,
+          structure.advance(g, closed.panes.data() + w.begin, closed.partials.data() + w.begin,
+                            w.end - w.begin, w.frontier, dirty, [&](std::int64_t win, const Partial<A>& p) {
+                              const std::int64_t start = win * g.slide;
+                              if (!representable<A>(p.acc)) [[unlikely]]
+                                throw_unrepresentable_window(A::name, overflow_message<A>(), g.spec, k.key,
+                                                             start, start + g.length);
+                              results.push({g.spec, k.key, start, start + g.length, A::lower(p.acc)});
+                            }));
     };
     if (g.stage == WindowStageKind::scan)
       run(k.scans[g.slot]);

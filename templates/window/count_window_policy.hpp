@@ -1,7 +1,8 @@
 // The tuning of the window family in one place: the shapes the GPU kernels launch with and that
 // the count-window planner's cost model assumes (host and device constexpr, so that a change here
 // moves both sides at once), the count-window planner's fitted constants, the CPU
-// specialisation's grain and the stream windows' choice of window stage (their measurements: docs/PERFORMANCE.md).
+// specialisation's grain and the stream windows' choice of window stage (their measurements:
+// docs/PERFORMANCE.md).
 #pragma once
 
 #include <cstdint>

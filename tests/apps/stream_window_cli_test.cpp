@@ -98,7 +98,8 @@ TEST_F(StreamWindowCliTest, CountWindowsWorkedOutByHand) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "key,start,end,value\n1,0,2,11\n1,1,3,101\n1,2,4,107\n1,3,5,10\n2,0,2,7\n");
   EXPECT_NE(r.err.find("late_dropped=0"), std::string::npos) << r.err;
-  EXPECT_EQ(r.err.find("watermarks_ignored"), std::string::npos) << "count windows ignore watermarks\n" << r.err;
+  EXPECT_EQ(r.err.find("watermarks_ignored"), std::string::npos) << "count windows ignore watermarks\n"
+                                                                 << r.err;
 }
 
 TEST_F(StreamWindowCliTest, SeveralSpecsAddASpecColumn) {
@@ -236,6 +237,63 @@ TEST_F(StreamWindowCliTest, GeneratedStreamMatchesTheReference) {
   r = run("window --input " + csv.string() + " --agg sum --type count --length 50 --slide 20 --output -");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_matches_reference<window::SumAggregate<std::int32_t>>(r.out, ref, options);
+}
+
+// Rows without the header, sorted: --order fire writes the same windows in another order.
+std::vector<std::string> sorted_rows(const std::string& csv) {
+  std::vector<std::string> rows;
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) rows.push_back(line);
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+// The same windows whichever way they reach the output: sorted in memory, sorted through runs
+// spilled to $TMPDIR and merged (a budget of a few dozen rows), or written as they fire; the
+// spill directory is gone afterwards, also when the run fails.
+TEST_F(StreamWindowCliTest, FireOrderAndSpilledRunsGiveTheSameWindows) {
+  const auto spill = dir_ / "tmp";
+  fs::create_directories(spill);
+  const std::string env = "TMPDIR=" + spill.string() + " ";
+  const std::string base =
+      "window --generate 30000 --keys 7 --zipf 0.9 --rate 3 --delay 20 --seed 3 --type time "
+      "--length 40,90 --slide 10,30 --batch 1000 ";
+  for (const char* agg : {"sum", "argmax", "avg"}) {
+    SCOPED_TRACE(agg);
+    const std::string run_args = base + "--agg " + agg + " --output -";
+    const auto sorted = run(run_args);
+    ASSERT_EQ(sorted.exit_code, 0) << sorted.err;
+    EXPECT_EQ(sorted.err.find("spilled_runs"), std::string::npos) << sorted.err;
+    const auto merged = run_in_env(env, run_args + " --results-budget 4096");
+    ASSERT_EQ(merged.exit_code, 0) << merged.err;
+    EXPECT_EQ(merged.out, sorted.out);
+    EXPECT_NE(merged.err.find("spilled_runs="), std::string::npos) << merged.err;
+    const auto fired = run(run_args + " --order fire");
+    ASSERT_EQ(fired.exit_code, 0) << fired.err;
+    EXPECT_EQ(fired.out.substr(0, fired.out.find('\n')), sorted.out.substr(0, sorted.out.find('\n')));
+    EXPECT_EQ(sorted_rows(fired.out), sorted_rows(sorted.out));
+    EXPECT_NE(fired.out, sorted.out) << "fire order is expected to differ from key order here";
+  }
+  EXPECT_TRUE(fs::is_empty(spill)) << "sorted runs left behind";
+  // A failure after runs have spilled (an int64 sum overflows late in the stream) removes them too.
+  std::string csv = "key,ts,value,wm\n";
+  for (int i = 0; i < 400; ++i)
+    csv += std::to_string(i % 5) + "," + std::to_string(i) + ",1," + std::to_string(i) + "\n";
+  csv += "0,400,9223372036854775807,400\n0,401,9223372036854775807,401\n";
+  const auto in = write("overflow.csv", csv);
+  const auto out = dir_ / "out.csv";
+  const auto failed = run_in_env(env, "window --input " + in.string() +
+                                          " --type time --length 8 --slide 1 --agg sum --value-type int64 "
+                                          "--batch 10 --results-budget 1024 --output " +
+                                          out.string());
+  EXPECT_EQ(failed.exit_code, 2) << failed.err;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_TRUE(fs::is_empty(spill)) << "sorted runs left behind after an error";
+  const auto bad = run(base + "--agg sum --order time --output -");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("key or fire"), std::string::npos) << bad.err;
 }
 
 TEST_F(StreamWindowCliTest, CpuAndGpuAgree) {
@@ -399,7 +457,8 @@ TEST_F(StreamWindowCliTest, TreesTooLargeAreNamedUpFront) {
 TEST_F(StreamWindowCliTest, HelpListsTheStreamOptions) {
   const auto r = run("window --help");
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* option : {"--lateness", "--windows-per-tree", "--window-stage", "--batch", "--zipf", "--delay-dist"})
+  for (const char* option : {"--lateness", "--windows-per-tree", "--window-stage", "--batch", "--order",
+                             "--results-budget", "--zipf", "--delay-dist"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
   EXPECT_NE(run("--help").out.find("generate-stream"), std::string::npos);
 }

@@ -39,10 +39,14 @@ class CliFixture : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  RunResult run(const std::string& args) const {
+  RunResult run(const std::string& args) const { return run_in_env("", args); }
+
+  // `env`: shell assignments put before the command, e.g. "TMPDIR=/some/dir ".
+  RunResult run_in_env(const std::string& env, const std::string& args) const {
     const auto out = dir_ / "stdout.txt";
     const auto err = dir_ / "stderr.txt";
-    const std::string cmd = std::string(SEXTANT_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
+    const std::string cmd =
+        env + std::string(SEXTANT_CLI_PATH) + " " + args + " >" + out.string() + " 2>" + err.string();
     const int status = std::system(cmd.c_str());
     RunResult r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -619,7 +619,8 @@ TYPED_TEST_P(StreamWindowConformance, IntegerExtremes) {
 TYPED_TEST_P(StreamWindowConformance, WatermarksWithoutTuples) {
   using namespace stream_conformance;
   using A = window::SumAggregate<std::int64_t>;
-  window::StreamWindowOperator<TypeParam, A> op(time_options({{10, 10}}), StreamBackendTraits<TypeParam>::config());
+  window::StreamWindowOperator<TypeParam, A> op(time_options({{10, 10}}),
+                                                StreamBackendTraits<TypeParam>::config());
   const std::vector<window::StreamKey> keys = {0, 0, 1};
   const std::vector<std::int64_t> ts = {1, 12, 4}, values = {5, 7, 11};
   op.push({keys, ts, values, {}});

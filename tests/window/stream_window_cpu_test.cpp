@@ -22,12 +22,13 @@
 
 namespace sextant::testing {
 
-// The same backend, with every batch of 256 tuples or more cut into 2 per-thread slices.
+// The same backend, with every batch of 256 tuples or more cut into 2 per-thread slices
+// (whatever its tuples per pane).
 struct CpuShardedStreamBackend : window::CpuStreamBackend {};
 
 template <>
 struct StreamBackendTraits<CpuShardedStreamBackend> {
-  static window::CpuStreamConfig config() { return {2, 128}; }
+  static window::CpuStreamConfig config() { return {2, 128, 0}; }  // split every batch
   static std::string skip_reason() { return {}; }
 };
 
@@ -46,10 +47,10 @@ struct StreamBackendTraits<CpuStageStreamBackend<Stage>> {
 
 INSTANTIATE_STREAM_WINDOW_CONFORMANCE(Cpu, sextant::window::CpuStreamBackend);
 INSTANTIATE_STREAM_WINDOW_CONFORMANCE(CpuShards, sextant::testing::CpuShardedStreamBackend);
-INSTANTIATE_STREAM_WINDOW_CONFORMANCE(CpuBpat,
-                                      sextant::testing::CpuStageStreamBackend<sextant::window::WindowStageKind::bpat>);
-INSTANTIATE_STREAM_WINDOW_CONFORMANCE(CpuScan,
-                                      sextant::testing::CpuStageStreamBackend<sextant::window::WindowStageKind::scan>);
+INSTANTIATE_STREAM_WINDOW_CONFORMANCE(
+    CpuBpat, sextant::testing::CpuStageStreamBackend<sextant::window::WindowStageKind::bpat>);
+INSTANTIATE_STREAM_WINDOW_CONFORMANCE(
+    CpuScan, sextant::testing::CpuStageStreamBackend<sextant::window::WindowStageKind::scan>);
 
 namespace sextant::testing {
 namespace {
@@ -214,7 +215,7 @@ void check_positional_by_definition(const window::CpuStreamConfig& config, std::
 TEST(CpuStreamWindow, PositionalAggregatesMatchTheirDefinitions) {
   for (const std::size_t batch : {std::size_t{1}, std::size_t{7}, std::size_t{500}, std::size_t{3000}})
     for (const window::CpuStreamConfig config :
-         {window::CpuStreamConfig{1}, window::CpuStreamConfig{2, 128}}) {
+         {window::CpuStreamConfig{1}, window::CpuStreamConfig{2, 128, 0}}) {
       check_positional_by_definition<std::int32_t>(config, batch);
       check_positional_by_definition<std::int64_t>(config, batch);
       check_positional_by_definition<float>(config, batch);
@@ -288,7 +289,7 @@ TEST(CpuStreamWindow, RingsGrowOverflowAndShrink) {
     std::uint64_t late = 0;
     const auto want = sum_by_definition(tuples, options, late);
     for (const window::CpuStreamConfig config :
-         {window::CpuStreamConfig{1}, window::CpuStreamConfig{2, 1000}})
+         {window::CpuStreamConfig{1}, window::CpuStreamConfig{2, 1000, 0}})
       for (const std::size_t batch : {std::size_t{0}, std::size_t{30000}, std::size_t{7}}) {
         SCOPED_TRACE(describe(options) + " batch " + std::to_string(batch) + " threads " +
                      std::to_string(config.threads));
@@ -318,35 +319,35 @@ namespace {
 // window (O(W^2 / 64): over a minute); now it takes a fraction of a second.
 TEST(CpuStreamWindow, LonePanesUnderLongWindowsCostTheirWindows) {
   for (const auto stage : {window::WindowStageKind::bpat, window::WindowStageKind::scan}) {
-  SCOPED_TRACE(std::string(window::to_string(stage)));
-  using A = window::SumAggregate<std::int64_t>;
-  constexpr std::int64_t W = 1'000'000, x0 = 100'000'000, x1 = 200'000'000;
-  window::StreamWindowOptions options;
-  options.specs = {{window::WindowType::time, W, 1}};
-  options.window_stage = stage;
-  const auto started = std::chrono::steady_clock::now();
-  window::StreamWindowOperator<window::CpuStreamBackend, A> op(options, {});
-  const std::vector<std::int64_t> ts = {x0, x1}, values = {5, 7};
-  op.push({{}, ts, values, {}});
-  op.finish();
-  std::vector<window::WindowResult<std::int64_t>> out;
-  op.poll(out);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  window::testing::sort_results(out);
-  ASSERT_EQ(out.size(), static_cast<std::size_t>(2 * W));
-  // Brute force: window k holds x iff k <= x < k + W.
-  for (const std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{W / 2}, std::size_t{W - 1},
-                              std::size_t{W}, std::size_t{W + 12345}, std::size_t{2 * W - 1}}) {
-    const std::int64_t x = i < static_cast<std::size_t>(W) ? x0 : x1;
-    const std::int64_t k = x - W + 1 + static_cast<std::int64_t>(i % W);
-    EXPECT_EQ(out[i].start, k) << i;
-    EXPECT_EQ(out[i].end, k + W) << i;
-    EXPECT_EQ(out[i].value, x == x0 ? 5 : 7) << i;
-  }
+    SCOPED_TRACE(std::string(window::to_string(stage)));
+    using A = window::SumAggregate<std::int64_t>;
+    constexpr std::int64_t W = 1'000'000, x0 = 100'000'000, x1 = 200'000'000;
+    window::StreamWindowOptions options;
+    options.specs = {{window::WindowType::time, W, 1}};
+    options.window_stage = stage;
+    const auto started = std::chrono::steady_clock::now();
+    window::StreamWindowOperator<window::CpuStreamBackend, A> op(options, {});
+    const std::vector<std::int64_t> ts = {x0, x1}, values = {5, 7};
+    op.push({{}, ts, values, {}});
+    op.finish();
+    std::vector<window::WindowResult<std::int64_t>> out;
+    op.poll(out);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    window::testing::sort_results(out);
+    ASSERT_EQ(out.size(), static_cast<std::size_t>(2 * W));
+    // Brute force: window k holds x iff k <= x < k + W.
+    for (const std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{W / 2}, std::size_t{W - 1},
+                                std::size_t{W}, std::size_t{W + 12345}, std::size_t{2 * W - 1}}) {
+      const std::int64_t x = i < static_cast<std::size_t>(W) ? x0 : x1;
+      const std::int64_t k = x - W + 1 + static_cast<std::int64_t>(i % W);
+      EXPECT_EQ(out[i].start, k) << i;
+      EXPECT_EQ(out[i].end, k + W) << i;
+      EXPECT_EQ(out[i].value, x == x0 ? 5 : 7) << i;
+    }
 #if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
-  EXPECT_LT(seconds, 5.0) << "2e6 windows of two panes must not cost O(W^2)";
+    EXPECT_LT(seconds, 5.0) << "2e6 windows of two panes must not cost O(W^2)";
 #else
-  EXPECT_LT(seconds, 60.0);
+    EXPECT_LT(seconds, 60.0);
 #endif
   }
 }
@@ -404,10 +405,10 @@ TEST(CpuStreamWindow, WindowStagesMatchBruteForceOnSparsePanes) {
               EXPECT_LE(k * shape.s + shape.w, frontier) << "window " << k << " fired early";
             };
           };
-          const std::int64_t at_tree = tree.advance(shape, ids.data(), parts.data(), ids.size(), frontier, dirty,
-                                                    into(fired_tree));
-          const std::int64_t at_scan = scan.advance(shape, ids.data(), parts.data(), ids.size(), frontier, dirty,
-                                                    into(fired_scan));
+          const std::int64_t at_tree =
+              tree.advance(shape, ids.data(), parts.data(), ids.size(), frontier, dirty, into(fired_tree));
+          const std::int64_t at_scan =
+              scan.advance(shape, ids.data(), parts.data(), ids.size(), frontier, dirty, into(fired_scan));
           // Brute force over the panes released so far.
           std::int64_t expect_at = window::detail::Bpat<A>::idle;
           std::map<std::int64_t, std::int64_t> expect;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <ostream>
@@ -134,11 +135,18 @@ void StreamOutput::take(window::StreamWindow& op) {
 
 void StreamOutput::spill() {
   if (spill_dir_.empty()) {
-    std::string pattern = (std::filesystem::temp_directory_path() / "sextant-window-XXXXXX").string();
+    std::error_code error;
+    const std::filesystem::path base = std::filesystem::temp_directory_path(error);
+    const char* tmpdir = std::getenv("TMPDIR");
+    if (error)
+      throw Error::io(tmpdir != nullptr ? tmpdir : "the temporary directory",
+                      "cannot hold the sorted runs (" + error.message() +
+                          "): set TMPDIR to an existing directory, or raise --results-budget");
+    std::string pattern = (base / "sextant-window-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr)
-      throw Error::io(
-          std::filesystem::temp_directory_path().string(),
-          "cannot create a directory for sorted runs here (set TMPDIR, or raise --results-budget)");
+      throw Error::io(base.string(),
+                      "cannot create a directory for the sorted runs here: set TMPDIR to a "
+                      "writable directory, or raise --results-budget");
     spill_dir_ = pattern;
   }
   pending_.sort();

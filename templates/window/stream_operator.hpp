@@ -97,7 +97,7 @@ class StreamWindowOperator {
   const StreamGeometry& geometry() const noexcept { return geometry_; }
   static constexpr auto pane_stage_name = PaneStage::name;
   static constexpr auto window_stage_name = WindowStage::name;
-  // The window stage's name and, for a stage that chooses per spec, its choice ("cpu scan").
+  // The window stage's name and, for a stage that chooses per spec, its choice ("<name> scan").
   std::string window_stage() const {
     if constexpr (requires { windows_.describe(); })
       return std::string(WindowStage::name) + " " + windows_.describe();

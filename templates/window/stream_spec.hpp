@@ -29,9 +29,10 @@ std::string_view to_string(WindowType type) noexcept;
 // "time|count"; throws Error naming `parameter`.
 WindowType parse_window_type(const char* parameter, std::string_view text);
 
-// The window stage that turns closed panes into windows (CPU): the B-PAT (O(log w) combines per
-// window, skips empty stretches) or the block scan (O(1) combines per pane, for fine slides);
-// `automatic` lets the cost model pick per spec (cpu/window/stream_window_stage_cpu.hpp).
+// The variant of the window stage that turns closed panes into windows: the B-PAT (O(log w)
+// combines per window, skips empty stretches) or the block scan (O(1) combines per pane, for
+// fine slides); `automatic` lets the backend's cost model pick per spec. A backend without the
+// requested variant refuses it when constructed (Error::unsupported).
 enum class WindowStageKind : std::uint8_t { automatic, bpat, scan };
 
 std::string_view to_string(WindowStageKind kind) noexcept;

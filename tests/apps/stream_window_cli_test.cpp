@@ -291,6 +291,12 @@ TEST_F(StreamWindowCliTest, FireOrderAndSpilledRunsGiveTheSameWindows) {
   EXPECT_EQ(failed.exit_code, 2) << failed.err;
   EXPECT_FALSE(fs::exists(out));
   EXPECT_TRUE(fs::is_empty(spill)) << "sorted runs left behind after an error";
+  // A temporary directory that does not exist is named, with what to do.
+  const auto nowhere = run_in_env("TMPDIR=" + (dir_ / "missing").string() + " ",
+                                  base + "--agg sum --results-budget 1024 --output " + out.string());
+  EXPECT_EQ(nowhere.exit_code, 3) << nowhere.err;
+  EXPECT_NE(nowhere.err.find("set TMPDIR"), std::string::npos) << nowhere.err;
+  EXPECT_FALSE(fs::exists(out));
   const auto bad = run(base + "--agg sum --order time --output -");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("key or fire"), std::string::npos) << bad.err;

@@ -237,9 +237,9 @@ std::vector<Arguments::Option> window_stream_options() {
   std::vector<Arguments::Option> options = {
       {"lateness", "L", "stream mode: allowed lateness in time units (default 0; time windows only)"},
       {"windows-per-tree", "NW", "stream mode: windows one B-PAT covers, n_w (default 64)"},
-      {"window-stage", "auto|bpat|scan",
-       "stream mode: the CPU window stage (default auto: the scan for fine slides, the B-PAT for coarse "
-       "ones)"},
+      {"window-stage", "auto|bpat|scan|dense",
+       "stream mode: the CPU window stage (default auto: dense rows over every key for many keys that "
+       "fill most panes, else per key the scan for fine slides and the B-PAT for coarse ones)"},
       {"batch", "B", "stream mode: tuples per pushed batch (default 131072 = 4 MiB of 32-byte tuples)"},
       {"order", "key|fire",
        "stream mode: rows sorted by (spec,) key, start (default), or written as the windows fire"},

@@ -1,8 +1,10 @@
 // What the CPU pane stage hands to the CPU window stage: the panes closed by the last release,
-// grouped by key (dense id) and ascending pane id within a key.
+// grouped by key (dense id) and ascending pane id within a key; or, in the dense layout (window
+// stage `dense`), as rows over every key in ascending pane order.
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "templates/window/stream_aggregates.hpp"
@@ -26,10 +28,26 @@ struct CpuClosedPanes {
   std::int64_t frontier = 0;
   bool count_windows = false;
 
+  // The dense layout: each closed pane with a tuple is a row; a row's cells are `keys` partials
+  // indexed by dense key id (owned by the pane stage, valid until its next call), or, for a pane
+  // that waited outside the ring, the (id, partial) pairs cells[begin, end) in arrival order.
+  struct Row {
+    std::int64_t pane = 0;
+    const Partial<A>* cells = nullptr;
+    std::uint32_t begin = 0, end = 0;
+  };
+  bool dense = false;
+  std::uint32_t dense_keys = 0;          // ids below this may appear
+  const StreamKey* key_of_id = nullptr;  // [dense_keys]
+  std::vector<Row> rows;
+  std::vector<std::pair<std::uint32_t, Partial<A>>> cells;
+
   void clear() {
     keys.clear();
     panes.clear();
     partials.clear();
+    rows.clear();
+    cells.clear();
   }
 };
 

@@ -65,7 +65,14 @@ class PaneShard {
   StreamKey key_of(std::uint32_t id) const noexcept { return cold_[id].key; }
   std::uint32_t& global_id(std::uint32_t id) noexcept { return cold_[id].gid; }
 
+  // The pending (key, pane) cells and the range of their panes (for the choice of layout).
+  struct PendingStats {
+    std::uint64_t cells = 0;
+    std::int64_t min_pane = INT64_MAX, max_pane = INT64_MIN;
+  };
+
   // Out of line (stream_pane_shard_impl.hpp).
+  PendingStats pending_stats() const;
   std::uint32_t add_key(StreamKey key);
   // A slot of pane `pane` was empty and is about to receive its first tuple.
   void new_pane(std::uint32_t id, std::int64_t pane);

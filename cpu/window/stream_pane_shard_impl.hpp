@@ -26,6 +26,25 @@ inline std::int64_t saturating_add(std::int64_t a, std::uint64_t b) {
 }  // namespace pane_ring
 
 template <StreamAggregate A>
+typename PaneShard<A>::PendingStats PaneShard<A>::pending_stats() const {
+  PendingStats s;
+  for (const std::uint32_t id : active_) {
+    const Cold& c = cold_[id];
+    if (c.pending > 0) {
+      s.cells += static_cast<std::uint64_t>(c.pending);
+      s.min_pane = std::min(s.min_pane, c.min_pane);
+      s.max_pane = std::max(s.max_pane, c.max_pane);
+    }
+    if (c.far && !c.far->empty()) {
+      s.cells += c.far->size();
+      s.min_pane = std::min(s.min_pane, c.far->begin()->first);
+      s.max_pane = std::max(s.max_pane, c.far->rbegin()->first);
+    }
+  }
+  return s;
+}
+
+template <StreamAggregate A>
 std::uint32_t PaneShard<A>::add_key(StreamKey key) {
   const std::uint32_t id = index_.insert(key);
   hot_.emplace_back();

@@ -8,6 +8,12 @@
 // late test of every tuple sees exactly the running maximum of the tuples before it.
 // release: each shard hands over its panes below the frontier; with several shards they are
 // merged by (key, pane).
+//
+// Time windows may instead hold their pending panes densely, as rows over every key
+// (stream_dense_panes.hpp, window stage `dense`): asked for, or with `automatic` chosen at the
+// first release that closes a pane when the keys are many and most (key, pane) cells are taken
+// (policy::stream_dense_min_keys, stream_dense_min_fill); the shards' panes then move into the
+// rows and the layout stays dense.
 #pragma once
 
 #include <omp.h>
@@ -22,10 +28,12 @@
 #include "core/error.hpp"
 #include "cpu/window/stream_builtin_aggregates.hpp"
 #include "cpu/window/stream_closed_panes.hpp"
+#include "cpu/window/stream_dense_panes.hpp"
 #include "cpu/window/stream_pane_kernel.hpp"
 #include "cpu/window/stream_pane_shard_impl.hpp"
 #include "cpu/window/stream_parallel.hpp"
 #include "cpu/window/stream_window_cpu_config.hpp"
+#include "templates/window/count_window_policy.hpp"
 #include "templates/window/stream_batch.hpp"
 #include "templates/window/stream_spec.hpp"
 
@@ -53,7 +61,13 @@ class CpuPaneStage {
         divider_(g.pane),
         threads_(c.threads > 0 ? c.threads : omp_get_max_threads()),
         min_per_thread_(std::max<std::size_t>(1, c.min_tuples_per_thread)),
-        min_tuples_per_pane_to_split_(c.min_tuples_per_pane_to_split) {
+        min_tuples_per_pane_to_split_(c.min_tuples_per_pane_to_split),
+        layout_(count() || (g.window_stage != WindowStageKind::automatic &&
+                            g.window_stage != WindowStageKind::dense)
+                    ? Layout::sparse
+                : g.window_stage == WindowStageKind::dense ? Layout::dense
+                                                           : Layout::undecided),
+        dense_(policy::stream_dense_ring_bytes) {
     shards_.emplace_back(g);
   }
 
@@ -62,6 +76,8 @@ class CpuPaneStage {
   void release_all(ClosedPanes& closed) {
     release_below(count() ? 0 : std::numeric_limits<std::int64_t>::max(), closed);
   }
+  // Whether the pending panes are held as rows over every key.
+  bool dense() const noexcept { return layout_ == Layout::dense; }
   void advance_watermark(std::int64_t wm) {
     if (wm >= wm_)
       wm_ = wm;
@@ -77,12 +93,24 @@ class CpuPaneStage {
                   detail::PaneTally& tally) const;
   void release_below(std::int64_t frontier, ClosedPanes& closed);
   std::uint32_t global_id(std::size_t shard, std::uint32_t local);
+  template <bool HasWm>
+  void accumulate_dense(const detail::PaneInput<Value>& in, std::int64_t max_ts, detail::PaneTally& tally);
+  // Automatic layout, at a release that closes a pane: dense when the cost model says so (the
+  // shards' panes then move into the rows).
+  void choose_layout(std::int64_t frontier);
+
+  enum class Layout : std::uint8_t { undecided, sparse, dense };
 
   StreamGeometry geometry_;
   detail::PaneDivider divider_;
   int threads_;
   std::size_t min_per_thread_;
   std::uint64_t min_tuples_per_pane_to_split_;
+  Layout layout_;
+  detail::DensePanes<A> dense_;
+  std::vector<std::uint32_t> dense_ids_;  // the batch's key ids
+  // The dense layout splits the combines over threads by key, at least this many keys each.
+  static constexpr std::uint32_t dense_part_keys = 1024;
   std::vector<detail::PaneShard<A>> shards_;
   std::vector<detail::ShardRelease<A>> released_panes_;
   detail::KeyIndex ids_;  // key -> the dense id the window stage sees
@@ -142,6 +170,24 @@ void CpuPaneStage<A>::push(const StreamBatch<Value>& batch) {
     }
   }
 
+  if (layout_ == Layout::dense) {
+    detail::PaneTally tally;
+    tally.watermark = wm_;
+    detail::PaneInput<Value> in;
+    in.keys = batch.keys.empty() ? nullptr : batch.keys.data();
+    in.timestamps = ts;
+    in.values = batch.values.data();
+    in.watermarks = wms;
+    in.size = n;
+    std::int64_t max_ts = 0;
+    for (const auto& scan : scans) max_ts = std::max(max_ts, scan.max_ts);
+    wms ? accumulate_dense<true>(in, max_ts, tally) : accumulate_dense<false>(in, max_ts, tally);
+    counters_.late_dropped += tally.late;
+    counters_.watermarks_ignored += tally.ignored;
+    wm_ = tally.watermark;
+    counters_.tuples_in += n;
+    return;
+  }
   std::vector<detail::PaneTally> tallies(static_cast<std::size_t>(parts));
   std::int64_t wm = wm_;
   for (int t = 0; t < parts; ++t) {
@@ -168,6 +214,145 @@ void CpuPaneStage<A>::push(const StreamBatch<Value>& batch) {
 }
 
 template <StreamAggregate A>
+template <bool HasWm>
+void CpuPaneStage<A>::accumulate_dense(const detail::PaneInput<Value>& in, std::int64_t max_ts,
+                                       detail::PaneTally& tally) {
+  const std::size_t n = in.size;
+  dense_.recycle();
+  // Every tuple's key id: looked up in parallel slices, then new keys get theirs serially, in
+  // arrival order.
+  dense_ids_.resize(n);
+  std::uint32_t* ids = dense_ids_.data();
+  if (in.keys != nullptr) {
+    const int slices =
+        static_cast<int>(std::clamp<std::size_t>(n / min_per_thread_, 1, static_cast<std::size_t>(threads_)));
+    std::vector<std::uint8_t> missing(static_cast<std::size_t>(slices), 0);
+    detail::parallel_parts(slices, threads_, [&](int t) {
+      const std::size_t b = n * static_cast<std::size_t>(t) / static_cast<std::size_t>(slices),
+                        e = n * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(slices);
+      detail::kernel::lookup_keys<cpu::ScalarIsa>(ids_, in.keys + b, e - b, ids + b);
+      missing[static_cast<std::size_t>(t)] = std::find(ids + b, ids + e, detail::KeyIndex::absent) != ids + e;
+    });
+    if (std::find(missing.begin(), missing.end(), 1) != missing.end())
+      for (std::size_t i = 0; i < n; ++i)
+        if (ids[i] == detail::KeyIndex::absent) {
+          ids[i] = ids_.find(in.keys[i]);  // an earlier tuple may have added it
+          if (ids[i] == detail::KeyIndex::absent) {
+            ids[i] = ids_.insert(in.keys[i]);
+            key_of_id_.push_back(in.keys[i]);
+          }
+        }
+  } else {  // every tuple has key 0
+    std::uint32_t id = ids_.find(0);
+    if (id == detail::KeyIndex::absent) {
+      id = ids_.insert(0);
+      key_of_id_.push_back(0);
+    }
+    std::fill_n(ids, n, id);
+  }
+  const std::uint32_t keys = ids_.size();
+  dense_.reserve_keys(keys);
+  if (n > 0) dense_.reserve_panes(divider_(max_ts));
+  // The combines: part t takes the ids [k0, k1) and walks the whole batch (each tuple's late
+  // test needs the running watermark), so that every cell sees its tuples in arrival order. Many
+  // keys only: each part reads every tuple.
+  const int parts = n >= 2 * min_per_thread_ && keys >= 4 * dense_part_keys
+                        ? static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads_),
+                                                                 keys / dense_part_keys))
+                        : 1;
+  const auto bound = [&](int t) {
+    return t == parts ? keys
+                      : static_cast<std::uint32_t>(
+                            (static_cast<std::uint64_t>(keys) * static_cast<std::uint64_t>(t) /
+                             static_cast<std::uint64_t>(parts)) &
+                            ~std::uint64_t{63});
+  };
+  std::vector<detail::PaneTally> tallies(static_cast<std::size_t>(parts));
+  std::vector<std::vector<detail::DenseCell<A>>> beyond(static_cast<std::size_t>(parts));
+  detail::parallel_parts(parts, threads_, [&](int t) {
+    constexpr std::size_t block = 512, ahead = 16;
+    alignas(64) std::int64_t panes[block];
+    const std::uint32_t k0 = bound(t), k1 = bound(t + 1);
+    const std::int64_t lateness = geometry_.lateness;
+    std::int64_t wm = tally.watermark;
+    std::int64_t threshold = detail::kernel::late_threshold(wm, lateness);
+    std::uint64_t late = 0, ignored = 0;
+    auto ring = dense_.ring();
+    // Rows over many keys outgrow L2: prefetch then.
+    const bool deep = ring.stride * sizeof(Partial<A>) > (std::size_t{1} << 14);
+    for (std::size_t b = 0; b < n; b += block) {
+      const std::size_t m = std::min(block, n - b);
+      const std::uint32_t* id = ids + b;
+      for (std::size_t j = 0; j < m; ++j) panes[j] = divider_(in.timestamps[b + j]);
+      for (std::size_t j = 0; j < m; ++j) {
+        if (deep && j + ahead < m && id[j + ahead] - k0 < k1 - k0)
+          __builtin_prefetch(ring.cell(id[j + ahead], panes[j + ahead]), 1);
+        const std::int64_t ts = in.timestamps[b + j];
+        if (id[j] - k0 < k1 - k0) {
+          if (ts >= threshold) [[likely]] {
+            const auto p = Partial<A>::lift(in.values[b + j], {ts});
+            if (!ring.add(id[j], panes[j], p)) [[unlikely]] {
+              if (parts == 1) {  // the ring may grow now
+                dense_.add_slow(id[j], panes[j], p);
+                ring = dense_.ring();
+              } else {
+                beyond[static_cast<std::size_t>(t)].push_back({id[j], panes[j], p});
+              }
+            }
+          } else {
+            ++late;
+          }
+        }
+        if constexpr (HasWm)
+          detail::kernel::follow_watermark(in.watermarks[b + j], lateness, wm, threshold, ignored);
+      }
+    }
+    tallies[static_cast<std::size_t>(t)] = {late, ignored, wm};
+  });
+  // Panes beyond the ring, part by part: a key's cells are all in its part, in arrival order.
+  for (const auto& cells : beyond)
+    for (const auto& c : cells) dense_.add(c.id, c.pane, c.p);
+  for (const auto& t : tallies) tally.late += t.late;
+  tally.ignored += tallies[0].ignored;  // every part followed every watermark
+  tally.watermark = tallies[0].watermark;
+}
+
+template <StreamAggregate A>
+void CpuPaneStage<A>::choose_layout(std::int64_t frontier) {
+  std::uint64_t cells = 0;
+  std::uint32_t keys = 0;
+  std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
+  for (const auto& shard : shards_) {
+    const auto stats = shard.pending_stats();
+    cells += stats.cells;
+    keys = std::max(keys, shard.keys());
+    lo = std::min(lo, stats.min_pane);
+    hi = std::max(hi, stats.max_pane);
+  }
+  if (cells == 0 || frontier <= lo) return;  // nothing closes yet: no window stage state to keep
+  layout_ = Layout::sparse;
+  const double span = static_cast<double>(hi - lo) + 1;
+  if (keys < policy::stream_dense_min_keys ||
+      static_cast<double>(cells) < policy::stream_dense_min_fill * static_cast<double>(keys) * span)
+    return;
+  // Every shard's panes, in shard (arrival) order, into the rows.
+  layout_ = Layout::dense;
+  dense_.start(lo);
+  detail::ShardRelease<A> r;
+  for (std::size_t t = 0; t < shards_.size(); ++t) {
+    r.clear();
+    shards_[t].release(std::numeric_limits<std::int64_t>::max(), r);
+    for (const auto& run : r.runs) {
+      const std::uint32_t id = global_id(t, run.local);
+      dense_.reserve_keys(ids_.size());
+      for (std::uint32_t i = run.begin; i < run.end; ++i) dense_.add(id, r.panes[i], r.partials[i]);
+    }
+  }
+  shards_.clear();
+  shards_.shrink_to_fit();
+}
+
+template <StreamAggregate A>
 std::uint32_t CpuPaneStage<A>::global_id(std::size_t shard, std::uint32_t local) {
   std::uint32_t& id = shards_[shard].global_id(local);
   if (id == detail::KeyIndex::absent) {
@@ -186,9 +371,19 @@ void CpuPaneStage<A>::release_below(std::int64_t frontier, ClosedPanes& closed) 
   closed.clear();
   closed.frontier = frontier;
   closed.count_windows = count();
+  if (layout_ == Layout::dense) {
+    closed.dense_keys = dense_.keys();
+    closed.key_of_id = key_of_id_.data();
+  }
   if (!count()) {
     if (frontier <= released_) return;  // every pending pane is at or above the last frontier
+    if (layout_ == Layout::undecided) choose_layout(frontier);
     released_ = frontier;
+    if (layout_ == Layout::dense) {
+      dense_.release(frontier, closed);
+      closed.key_of_id = key_of_id_.data();  // after the conversion's new ids
+      return;
+    }
   }
   const std::size_t shards = shards_.size();
   released_panes_.resize(shards);

@@ -5,6 +5,9 @@
 // processes the keys with new closed panes and, for time windows, the keys whose next window the new frontier
 // completes: a min-heap on that window's end pane finds them without visiting every key. Keys are processed
 // in parallel; results are gathered per thread and appended in thread order.
+//
+// When the pane stage holds its panes densely (rows over every key), every spec runs the dense
+// scan (stream_dense_scan.hpp) instead, threads taking ranges of keys.
 #pragma once
 
 #include <omp.h>
@@ -23,6 +26,7 @@
 #include "core/device.hpp"
 #include "cpu/window/stream_bpat.hpp"
 #include "cpu/window/stream_closed_panes.hpp"
+#include "cpu/window/stream_dense_scan.hpp"
 #include "cpu/window/stream_pane_scan.hpp"
 #include "cpu/window/stream_window_cpu_config.hpp"
 #include "templates/window/count_window_policy.hpp"
@@ -83,7 +87,9 @@ class CpuWindowStage {
     std::uint32_t slots[2] = {0, 0};  // B-PATs, scans
     for (std::size_t i = 0; i < g.specs.size(); ++i) {
       detail::BpatShape& shape = shapes_.emplace_back(g.specs[i], static_cast<std::uint32_t>(i));
-      shape.stage = choose_cpu_window_stage(g.specs[i], g.window_stage);
+      // Dense: the per-key structures are never built; their memory check is the scan's.
+      shape.stage = choose_cpu_window_stage(
+          g.specs[i], g.window_stage == WindowStageKind::dense ? WindowStageKind::scan : g.window_stage);
       shape.slot = slots[shape.stage == WindowStageKind::scan]++;
     }
     bpats_ = slots[0];
@@ -93,8 +99,9 @@ class CpuWindowStage {
 
   void advance(const CpuClosedPanes<A>& closed, std::vector<Result>& out);
 
-  // "bpat", "scan", or per spec ("spec 0 scan, spec 1 bpat").
+  // "dense", "bpat", "scan", or per spec ("spec 0 scan, spec 1 bpat").
   std::string describe() const {
+    if (!dense_.empty()) return "dense";
     const auto all = [&](WindowStageKind k) {
       return std::all_of(shapes_.begin(), shapes_.end(), [&](const auto& g) { return g.stage == k; });
     };
@@ -126,6 +133,7 @@ class CpuWindowStage {
 
   void process(const Work& w, const CpuClosedPanes<A>& closed, detail::Appender<Result>& results,
                std::vector<std::uint64_t>& dirty);
+  void advance_dense(const CpuClosedPanes<A>& closed, std::vector<Result>& out);
   // Before work_[i] is processed: prefetches, in three steps that follow the pointers, the state
   // of the keys a few places ahead within [i, end) (with many keys every one of them is a chain
   // of cache misses). `end` bounds it to the calling thread's own items: another thread's keys
@@ -150,6 +158,7 @@ class CpuWindowStage {
   std::vector<std::vector<Result>> thread_out_;
   std::vector<std::vector<std::uint64_t>> thread_dirty_;
   std::uint64_t stamp_ = 0;
+  std::vector<detail::DenseScan<A>> dense_;  // per spec, once the panes come as rows
 };
 
 template <StreamAggregate A>
@@ -185,7 +194,72 @@ void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed,
 }
 
 template <StreamAggregate A>
+void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, std::vector<Result>& out) {
+  if (dense_.empty())
+    for (const detail::BpatShape& g : shapes_) dense_.emplace_back(g);
+  const std::uint32_t keys = closed.dense_keys;
+  for (auto& d : dense_) d.reserve_keys(keys);
+  // Ranges of whole cache lines of partials; one thread below a few thousand keys.
+  constexpr std::uint32_t grain = 4096;
+  const int parts =
+      static_cast<int>(std::clamp<std::uint32_t>(keys / grain, 1, static_cast<std::uint32_t>(threads_)));
+  thread_out_.resize(static_cast<std::size_t>(parts));
+  const auto range = [&](int t) {
+    const auto bound = [&](int i) {
+      return static_cast<std::uint32_t>((static_cast<std::uint64_t>(keys) * static_cast<std::uint64_t>(i) /
+                                         static_cast<std::uint64_t>(parts)) &
+                                        ~std::uint64_t{15});
+    };
+    return std::pair{bound(t), t + 1 == parts ? keys : bound(t + 1)};
+  };
+  std::vector<typename detail::DenseScan<A>::Control> next(dense_.size());
+  const auto run = [&](int t, detail::Appender<Result>& results) {
+    const auto [k0, k1] = range(t);
+    for (std::size_t i = 0; i < dense_.size(); ++i) {
+      const detail::BpatShape& g = shapes_[i];
+      const auto c = dense_[i].run(dense_[i].control(), closed.rows, closed, closed.frontier, k0, k1,
+                                   [&](std::uint32_t id, std::int64_t win, const Partial<A>& p) {
+                                     const std::int64_t start = win * g.slide;
+                                     const StreamKey key = closed.key_of_id[id];
+                                     if (!representable<A>(p.acc)) [[unlikely]]
+                                       throw_unrepresentable_window(A::name, overflow_message<A>(), g.spec,
+                                                                    key, start, start + g.length);
+                                     results.push({g.spec, key, start, start + g.length, A::lower(p.acc)});
+                                   });
+      if (t == 0) next[i] = c;
+    }
+  };
+  if (parts == 1) {
+    detail::Appender<Result> results(out);
+    run(0, results);
+  } else {
+    std::exception_ptr error;
+#pragma omp parallel num_threads(parts)
+    {
+      const int t = omp_get_thread_num();
+      try {
+        detail::Appender<Result> results(thread_out_[static_cast<std::size_t>(t)]);
+        run(t, results);
+      } catch (...) {
+#pragma omp critical(sextant_stream_window_error)
+        if (!error) error = std::current_exception();
+      }
+    }
+    if (error) std::rethrow_exception(error);
+    for (auto& o : thread_out_) {
+      out.insert(out.end(), o.begin(), o.end());
+      o.clear();
+    }
+  }
+  for (std::size_t i = 0; i < dense_.size(); ++i) dense_[i].commit(next[i]);
+}
+
+template <StreamAggregate A>
 void CpuWindowStage<A>::advance(const CpuClosedPanes<A>& closed, std::vector<Result>& out) {
+  if (closed.dense) {
+    advance_dense(closed, out);
+    return;
+  }
   ++stamp_;
   work_.clear();
   for (const auto& r : closed.keys) {

@@ -33,8 +33,9 @@ class WindowCore {
 
   WindowCore(const StreamGeometry& geometry, const GpuStreamBackend::Config& config)
       : exec_(config.device), geometry_(geometry), count_(geometry.type == WindowType::count) {
-    if (geometry.window_stage == WindowStageKind::scan)
-      throw Error::unsupported("window stage scan on the GPU (the GPU runs its B-PAT): use auto or bpat");
+    if (geometry.window_stage == WindowStageKind::scan || geometry.window_stage == WindowStageKind::dense)
+      throw Error::unsupported("window stage " + std::string(to_string(geometry.window_stage)) +
+                               " on the GPU (the GPU runs its B-PAT): use auto or bpat");
     for (std::size_t i = 0; i < geometry.specs.size(); ++i) {
       const SpecGeometry& g = geometry.specs[i];
       SpecPanes s;

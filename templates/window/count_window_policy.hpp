@@ -19,6 +19,15 @@ inline constexpr std::uint64_t cpu_inline_values = std::uint64_t{1} << 20;
 // B-PAT's levels, floor(log2 w) + 1: a window costs the scan about s pane steps and the B-PAT
 // about 2 (floor(log2 w) + 1) combines.
 inline constexpr std::int64_t stream_scan_slide_per_level = 4;
+// ... and, for time windows, the dense scan (rows of panes over every key) once the first release
+// that closes a pane finds at least this many keys with at least this share of the (key, pane)
+// cells of the pending panes non-empty: a cell then costs a sequential step where the per-key
+// structures cost a few cache misses per non-empty one.
+inline constexpr std::uint32_t stream_dense_min_keys = 256;
+inline constexpr double stream_dense_min_fill = 0.125;
+// The dense pane stage's ring of pending rows grows up to this many bytes (at least two rows);
+// panes beyond it wait in an ordered side map.
+inline constexpr std::uint64_t stream_dense_ring_bytes = std::uint64_t{1} << 28;
 
 // Threads per block of every window kernel (count windows and the stream GPU pipeline).
 inline constexpr std::uint32_t block_threads = 256;

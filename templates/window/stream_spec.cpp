@@ -27,6 +27,8 @@ std::string_view to_string(WindowStageKind kind) noexcept {
       return "bpat";
     case WindowStageKind::scan:
       return "scan";
+    case WindowStageKind::dense:
+      return "dense";
     default:
       return "auto";
   }
@@ -36,7 +38,8 @@ WindowStageKind parse_window_stage(const char* parameter, std::string_view text)
   if (text == "auto") return WindowStageKind::automatic;
   if (text == "bpat") return WindowStageKind::bpat;
   if (text == "scan") return WindowStageKind::scan;
-  throw Error::argument(parameter, text, "auto, bpat or scan", "unknown window stage");
+  if (text == "dense") return WindowStageKind::dense;
+  throw Error::argument(parameter, text, "auto, bpat, scan or dense", "unknown window stage");
 }
 
 std::string_view to_string(StreamAggregateKind kind) noexcept {
@@ -93,11 +96,14 @@ StreamGeometry make_geometry(const StreamWindowOptions& options) {
   g.lateness = options.lateness;
   g.windows_per_tree = options.windows_per_tree;
   g.window_stage = options.window_stage;
-  if (static_cast<unsigned>(options.window_stage) > static_cast<unsigned>(WindowStageKind::scan))
+  if (static_cast<unsigned>(options.window_stage) > static_cast<unsigned>(WindowStageKind::dense))
     throw Error::argument("window stage", std::to_string(static_cast<unsigned>(options.window_stage)),
-                          "auto, bpat or scan", "unknown window stage");
+                          "auto, bpat, scan or dense", "unknown window stage");
   check_range("lateness", options.lateness, 0);
   check_range("windows per tree", options.windows_per_tree, 1);
+  if (g.type == WindowType::count && options.window_stage == WindowStageKind::dense)
+    throw Error::argument("window stage", "dense", "auto, bpat or scan for count windows",
+                          "the dense scan needs every key's panes aligned in time");
   if (g.type == WindowType::count && options.lateness != 0)
     throw Error::argument("lateness", std::to_string(options.lateness), "0 for count windows",
                           "count windows ignore timestamps, so they have no lateness");

@@ -30,13 +30,15 @@ std::string_view to_string(WindowType type) noexcept;
 WindowType parse_window_type(const char* parameter, std::string_view text);
 
 // The variant of the window stage that turns closed panes into windows: the B-PAT (O(log w)
-// combines per window, skips empty stretches) or the block scan (O(1) combines per pane, for
-// fine slides); `automatic` lets the backend's cost model pick per spec. A backend without the
+// combines per window, skips empty stretches), the block scan (O(1) combines per pane, for
+// fine slides) or the dense scan (the block scan over every key at once, panes held as rows
+// over keys so that each pane is one sequential pass: many keys that each see most panes;
+// time windows only); `automatic` lets the backend's cost model pick. A backend without the
 // requested variant refuses it when constructed (Error::unsupported).
-enum class WindowStageKind : std::uint8_t { automatic, bpat, scan };
+enum class WindowStageKind : std::uint8_t { automatic, bpat, scan, dense };
 
 std::string_view to_string(WindowStageKind kind) noexcept;
-// "auto|bpat|scan"; throws Error naming `parameter`.
+// "auto|bpat|scan|dense"; throws Error naming `parameter`.
 WindowStageKind parse_window_stage(const char* parameter, std::string_view text);
 
 struct WindowSpec {

@@ -26,13 +26,17 @@ TEST(StreamWindowApiGpu, WindowStageScanIsRefused) {
   SEXTANT_REQUIRE_GPUS(1);
   StreamWindowOptions options;
   options.specs = {{WindowType::time, 8, 1}};
-  options.window_stage = WindowStageKind::scan;
-  try {
-    StreamWindow op(ValueType::int64, StreamAggregateKind::sum, options, {.device = {DeviceKind::gpu, 0}});
-    ADD_FAILURE() << "scan accepted on the GPU";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::unsupported);
-    EXPECT_NE(std::string(e.what()).find("window stage scan"), std::string::npos) << e.what();
+  for (const WindowStageKind stage : {WindowStageKind::scan, WindowStageKind::dense}) {
+    options.window_stage = stage;
+    try {
+      StreamWindow op(ValueType::int64, StreamAggregateKind::sum, options, {.device = {DeviceKind::gpu, 0}});
+      ADD_FAILURE() << to_string(stage) << " accepted on the GPU";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::unsupported);
+      EXPECT_NE(std::string(e.what()).find("window stage " + std::string(to_string(stage))),
+                std::string::npos)
+          << e.what();
+    }
   }
   for (const WindowStageKind stage : {WindowStageKind::automatic, WindowStageKind::bpat}) {
     options.window_stage = stage;

@@ -205,7 +205,7 @@ TEST_F(StreamWindowCliTest, GeneratedStreamMatchesTheReference) {
   // Both window stages give the same windows; the summary names the one that ran (S = 70 under
   // W = 300: panes of 10, s = 7, so auto takes the scan).
   EXPECT_NE(r.err.find("cpu + cpu scan"), std::string::npos) << r.err;
-  for (const char* stage : {"bpat", "scan"}) {
+  for (const char* stage : {"bpat", "scan", "dense"}) {
     const auto forced = run("window --input " + csv.string() + " --agg sum --window-stage " + stage + win);
     ASSERT_EQ(forced.exit_code, 0) << forced.err;
     EXPECT_EQ(forced.out, r.out) << stage;
@@ -214,7 +214,7 @@ TEST_F(StreamWindowCliTest, GeneratedStreamMatchesTheReference) {
   const auto bad = run("window --input " + csv.string() + " --agg sum --window-stage tree" + win);
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--window-stage"), std::string::npos) << bad.err;
-  EXPECT_NE(bad.err.find("auto, bpat or scan"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("auto, bpat, scan or dense"), std::string::npos) << bad.err;
 
   // --generate runs the same stream without a file, batch after batch.
   const auto generated = run("window --generate 20000 " + gen_args + " --agg sum" + win);

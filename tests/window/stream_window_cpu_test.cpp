@@ -43,6 +43,24 @@ struct StreamBackendTraits<CpuStageStreamBackend<Stage>> {
   static void adjust(window::StreamWindowOptions& options) { options.window_stage = Stage; }
 };
 
+// The same backend with the dense layout for every time-window stream (count windows have none);
+// with `Split`, every batch of 256 tuples or more is cut over 2 threads (ids looked up in slices,
+// combines split by key once there are 4096 keys).
+template <bool Split>
+struct CpuDenseStreamBackend : window::CpuStreamBackend {};
+
+template <bool Split>
+struct StreamBackendTraits<CpuDenseStreamBackend<Split>> {
+  static window::CpuStreamConfig config() {
+    return Split ? window::CpuStreamConfig{2, 128, 0} : window::CpuStreamConfig{};
+  }
+  static std::string skip_reason() { return {}; }
+  static void adjust(window::StreamWindowOptions& options) {
+    if (options.specs.front().type == window::WindowType::time)
+      options.window_stage = window::WindowStageKind::dense;
+  }
+};
+
 }  // namespace sextant::testing
 
 INSTANTIATE_STREAM_WINDOW_CONFORMANCE(Cpu, sextant::window::CpuStreamBackend);
@@ -51,6 +69,8 @@ INSTANTIATE_STREAM_WINDOW_CONFORMANCE(
     CpuBpat, sextant::testing::CpuStageStreamBackend<sextant::window::WindowStageKind::bpat>);
 INSTANTIATE_STREAM_WINDOW_CONFORMANCE(
     CpuScan, sextant::testing::CpuStageStreamBackend<sextant::window::WindowStageKind::scan>);
+INSTANTIATE_STREAM_WINDOW_CONFORMANCE(CpuDense, sextant::testing::CpuDenseStreamBackend<false>);
+INSTANTIATE_STREAM_WINDOW_CONFORMANCE(CpuDenseShards, sextant::testing::CpuDenseStreamBackend<true>);
 
 namespace sextant::testing {
 namespace {
@@ -427,6 +447,51 @@ TEST(CpuStreamWindow, WindowStagesMatchBruteForceOnSparsePanes) {
         }
         if (::testing::Test::HasFailure()) return;
       }
+    }
+}
+
+// With `automatic`, the first release that closes a pane picks the layout: dense (rows over every
+// key) for many keys that fill most panes, per key otherwise; the shards' panes move into the rows
+// then. Both are exact, with disorder, late tuples, jumps in time and every aggregate.
+TEST(CpuStreamWindow, AutomaticLayoutFollowsTheKeysAndIsExact) {
+  struct Case {
+    std::int64_t length, slide;  // pane = gcd: 200 (about 200 tuples per pane) or 2
+    double jump;
+    int dense;  // 1: dense, 0: per key, -1: either (a jump before the first release dilutes the fill)
+  };
+  for (const Case c : {Case{600, 200, 0, 1}, Case{600, 200, 0.002, -1}, Case{6, 2, 0, 0}})
+    for (const window::CpuStreamConfig config :
+         {window::CpuStreamConfig{1}, window::CpuStreamConfig{2, 128, 0}}) {
+      StreamShape shape;
+      shape.tuples = 30000;
+      shape.keys = 400;
+      shape.delay = 300;
+      shape.wm_lag = 250;  // some tuples late
+      shape.jump = c.jump;
+      shape.seed = 5;
+      const auto options = time_options({{c.length, c.slide}, {c.length * 2, c.slide}}, 20);
+      SCOPED_TRACE(describe(options) + "; " + describe(shape, {4096, false}) + "; threads " +
+                   std::to_string(config.threads));
+      const auto tuples = make_stream<std::int64_t>(shape);
+      for_each_aggregate<std::int64_t>([&](auto a) {
+        check_stream_window<window::CpuStreamBackend, decltype(a)>(tuples, options, {4096, false}, config);
+      });
+      window::StreamWindowOperator<window::CpuStreamBackend, window::SumAggregate<std::int64_t>> op(options,
+                                                                                                    config);
+      std::vector<window::StreamKey> keys;
+      std::vector<std::int64_t> ts, values, wms;
+      for (const auto& t : tuples) {
+        keys.push_back(t.key);
+        ts.push_back(t.ts);
+        values.push_back(t.value);
+        wms.push_back(t.wm);
+      }
+      for (std::size_t b = 0; b < tuples.size(); b += 4096) {
+        const std::size_t m = std::min<std::size_t>(4096, tuples.size() - b);
+        op.push({{keys.data() + b, m}, {ts.data() + b, m}, {values.data() + b, m}, {wms.data() + b, m}});
+      }
+      op.finish();
+      if (c.dense >= 0) EXPECT_EQ(op.window_stage() == "cpu dense", c.dense == 1) << op.window_stage();
     }
 }
 

@@ -1,0 +1,193 @@
+// The dense layout of the CPU pane stage (window stage `dense`, time windows): the pending panes
+// as rows over every key, row = one pane, cell = one key's partial (indexed by dense key id).
+// Rows live in a ring that covers panes [lo, lo + rows), pane j in slot j & (rows - 1), so a tuple
+// costs one multiply-add of addresses and an in-place combine, and closing a pane hands the window
+// stage a whole row to walk sequentially. The ring grows with the disorder up to a memory bound;
+// a pane beyond it (a jump in time) waits in an ordered side map until the ring reaches it.
+//
+// A released row belongs to the window stage until the pane stage's next call: it is cleared
+// then (recycle), before any tuple may land in its slot again.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "cpu/window/stream_closed_panes.hpp"
+#include "templates/window/stream_aggregates.hpp"
+
+namespace sextant::window::detail {
+
+// A tuple's partial for a pane outside the ring, kept aside while threads fill the ring.
+template <StreamAggregate A>
+struct DenseCell {
+  std::uint32_t id;
+  std::int64_t pane;
+  Partial<A> p;
+};
+
+template <StreamAggregate A>
+class DensePanes {
+ public:
+  using P = Partial<A>;
+
+  explicit DensePanes(std::uint64_t ring_bytes) : ring_bytes_(ring_bytes) {}
+
+  // Every pane below `lo` is closed (before the first add).
+  void start(std::int64_t lo) noexcept { lo_ = lo; }
+  std::uint32_t keys() const noexcept { return keys_; }
+  // Makes room for the ids below `keys`.
+  void reserve_keys(std::uint32_t keys) {
+    if (keys > stride_)
+      resize(std::max<std::uint64_t>(rows_, 2), std::bit_ceil(std::max<std::uint64_t>(keys, 64)));
+    keys_ = std::max(keys_, keys);
+  }
+
+  // The ring as the hot loop keeps it in registers (stores to cells cannot be proved not to
+  // alias the members): valid until the next add_slow or reserve_keys.
+  struct Ring {
+    std::int64_t lo;
+    std::uint64_t rows;
+    std::uint64_t stride;
+    P* cells;
+    std::uint8_t* used;
+
+    [[gnu::always_inline]] P* cell(std::uint32_t id, std::int64_t pane) const noexcept {
+      return cells + (static_cast<std::uint64_t>(pane) & (rows - 1)) * stride + id;
+    }
+    // Merges `p` into the cell of (id, pane); false (nothing done) when the pane is outside.
+    [[gnu::always_inline]] bool add(std::uint32_t id, std::int64_t pane, const P& p) const noexcept {
+      if (static_cast<std::uint64_t>(pane) - static_cast<std::uint64_t>(lo) >= rows) [[unlikely]]
+        return false;
+      const std::uint64_t slot = static_cast<std::uint64_t>(pane) & (rows - 1);
+      P& c = cells[slot * stride + id];
+      c = P::combine(c, p);
+      // Threads filling different keys of one row all mark it (a plain byte store on x86).
+      std::atomic_ref<std::uint8_t>(used[slot]).store(1, std::memory_order_relaxed);
+      return true;
+    }
+  };
+  Ring ring() noexcept { return {lo_, rows_, stride_, cells_.data(), used_.data()}; }
+
+  // Grows the ring (within its memory bound) to reach pane `last`.
+  void reserve_panes(std::int64_t last) {
+    if (rows_ == 0 || last < lo_) return;
+    const auto span = static_cast<std::uint64_t>(last - lo_) + 1;
+    if (span <= rows_ || span > (std::uint64_t{1} << 40)) return;
+    const std::uint64_t want = std::bit_ceil(span);
+    if (want * stride_ * sizeof(P) <= ring_bytes_) resize(want, stride_);
+  }
+
+  // Merges `p` into the cell of (id, pane); pane >= the last release's frontier (the pane stage
+  // drops late tuples first) and id < keys().
+  void add(std::uint32_t id, std::int64_t pane, const P& p) {
+    if (!ring().add(id, pane, p)) add_slow(id, pane, p);
+  }
+  // A pane outside the ring: the ring grows to it, or it waits in the side map.
+  [[gnu::noinline]] void add_slow(std::uint32_t id, std::int64_t pane, const P& p) {
+    if (pane >= lo_ && rows_ > 0) {
+      const auto span = static_cast<std::uint64_t>(pane - lo_) + 1;
+      if (span <= (std::uint64_t{1} << 40)) {
+        const std::uint64_t want = std::bit_ceil(std::max(span, 2 * rows_));
+        if (want * stride_ * sizeof(P) <= ring_bytes_) {
+          resize(want, stride_);
+          ring().add(id, pane, p);
+          return;
+        }
+      }
+    }
+    far_[pane].emplace_back(id, p);
+  }
+
+  // Hands every pending pane below `frontier` to `closed` as rows (ascending) and slides the ring
+  // to the frontier.
+  void release(std::int64_t frontier, CpuClosedPanes<A>& closed) {
+    recycle();
+    closed.dense = true;
+    closed.dense_keys = keys_;
+    if (frontier <= lo_) return;
+    const std::int64_t ring_end =
+        lo_ + static_cast<std::int64_t>(std::min<std::uint64_t>(
+                  rows_, static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() - lo_)));
+    for (std::int64_t j = lo_, e = std::min(frontier, ring_end); j < e; ++j) {
+      const std::uint64_t slot = static_cast<std::uint64_t>(j) & (rows_ - 1);
+      if (!used_[slot]) continue;
+      closed.rows.push_back({j, cells_.data() + slot * stride_, 0, 0});
+      handed_.push_back(slot);
+    }
+    // Waiting panes lie outside the ring: below its start (none in practice) or above its end.
+    const auto ring_rows = closed.rows.size();
+    for (auto it = far_.begin(); it != far_.end() && it->first < frontier; it = far_.erase(it)) {
+      const auto begin = static_cast<std::uint32_t>(closed.cells.size());
+      closed.cells.insert(closed.cells.end(), it->second.begin(), it->second.end());
+      closed.rows.push_back({it->first, nullptr, begin, static_cast<std::uint32_t>(closed.cells.size())});
+    }
+    if (closed.rows.size() > ring_rows)
+      std::stable_sort(closed.rows.begin(), closed.rows.end(),
+                       [](const auto& a, const auto& b) { return a.pane < b.pane; });
+    lo_ = std::min(frontier, std::numeric_limits<std::int64_t>::max() / 2);
+  }
+
+  // Clears the rows handed out by the last release, then moves the waiting panes the ring now
+  // covers into it.
+  void recycle() {
+    for (const std::uint64_t slot : handed_) {
+      std::fill_n(cells_.data() + slot * stride_, keys_, P::identity());
+      used_[slot] = 0;
+    }
+    handed_.clear();
+    pull_far();
+  }
+
+ private:
+  // Re-lays the ring out with `rows` rows of `stride` cells; pending rows keep their panes.
+  void resize(std::uint64_t rows, std::uint64_t stride) {
+    std::vector<P> cells(rows * stride, P::identity());
+    std::vector<std::uint8_t> used(rows, 0);
+    for (std::uint64_t slot = 0; slot < rows_; ++slot) {
+      if (!used_[slot]) continue;
+      const std::int64_t pane =
+          lo_ + static_cast<std::int64_t>((slot - static_cast<std::uint64_t>(lo_)) & (rows_ - 1));
+      const std::uint64_t to = static_cast<std::uint64_t>(pane) & (rows - 1);
+      std::copy_n(cells_.data() + slot * stride_, keys_, cells.data() + to * stride);
+      used[to] = 1;
+    }
+    cells_.swap(cells);
+    used_.swap(used);
+    rows_ = rows;
+    stride_ = stride;
+    pull_far();
+  }
+
+  void pull_far() {
+    if (rows_ == 0) return;
+    const std::int64_t end =
+        lo_ + static_cast<std::int64_t>(std::min<std::uint64_t>(
+                  rows_, static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() - lo_)));
+    for (auto it = far_.lower_bound(lo_); it != far_.end() && it->first < end; it = far_.erase(it)) {
+      const std::uint64_t slot = static_cast<std::uint64_t>(it->first) & (rows_ - 1);
+      for (const auto& [id, p] : it->second) {
+        P& c = cells_[slot * stride_ + id];
+        c = P::combine(c, p);
+      }
+      used_[slot] = 1;
+    }
+  }
+
+  std::uint64_t ring_bytes_;
+  std::int64_t lo_ = 0;       // the ring covers panes [lo_, lo_ + rows_)
+  std::uint64_t rows_ = 0;    // a power of two (0 until the first key)
+  std::uint64_t stride_ = 0;  // cells per row (>= keys_)
+  std::uint32_t keys_ = 0;
+  std::vector<P> cells_;            // rows_ * stride_
+  std::vector<std::uint8_t> used_;  // per slot: the row holds a tuple
+  std::vector<std::uint64_t> handed_;
+  std::map<std::int64_t, std::vector<std::pair<std::uint32_t, P>>> far_;
+};
+
+}  // namespace sextant::window::detail

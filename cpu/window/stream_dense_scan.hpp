@@ -1,0 +1,162 @@
+// The dense window stage of one spec: the block scan of stream_pane_scan.hpp run for every key
+// in lockstep over the rows of the dense pane layout (stream_dense_panes.hpp). Every key shares
+// the pane sequence, so the scan's control (current block, next pane, next window end, the last
+// pane with a tuple) is one per spec, and its per-key state is stored by pane over keys: the
+// current block's panes, the previous block's suffixes and the running prefixes. A closed pane
+// is then one sequential pass over a row of cells: a prefix combine and a store per key, and per
+// window one combine and the emission of each key that has a tuple in it.
+//
+// Keys split into ranges that threads process independently: each replays the same control over
+// its own columns (run() takes the control by value), so the threads agree on it without
+// talking.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "cpu/window/stream_bpat.hpp"
+#include "cpu/window/stream_closed_panes.hpp"
+#include "templates/window/stream_aggregates.hpp"
+
+namespace sextant::window::detail {
+
+template <StreamAggregate A>
+class DenseScan {
+ public:
+  using P = Partial<A>;
+  using Row = typename CpuClosedPanes<A>::Row;
+
+  struct Control {
+    std::int64_t next = 0;              // every pane below has been appended, or skipped while dead
+    std::int64_t next_end = 0;          // the last pane of the next window to fire (>= next)
+    std::int64_t fill = 0;              // panes of the current block appended: [next - fill, next)
+    std::int64_t last = INT64_MIN / 2;  // the last pane with a tuple of any key
+    int cur = 0;                        // which buffer holds the current block
+    bool have_prev = false;             // the other buffer holds the previous block's suffixes
+  };
+
+  explicit DenseScan(const BpatShape& g) : w_(g.w), s_(g.s) { control_.next_end = w_ - 1; }
+
+  const Control& control() const noexcept { return control_; }
+  void commit(const Control& c) noexcept { control_ = c; }
+
+  // Room for the ids below `keys` (new keys: nothing stored, every partial the identity).
+  void reserve_keys(std::uint32_t keys) {
+    if (keys <= stride_) return;
+    const std::uint64_t stride = std::max<std::uint64_t>(std::bit_ceil(std::uint64_t{keys}), 64);
+    const auto relayout = [&](std::vector<P>& v, std::int64_t rows) {
+      std::vector<P> next(static_cast<std::size_t>(rows) * stride, P::identity());
+      for (std::int64_t r = 0; r < rows && stride_ > 0; ++r)
+        std::copy_n(v.data() + r * stride_, stride_, next.data() + r * stride);
+      v.swap(next);
+    };
+    relayout(blocks_[0], w_);
+    relayout(blocks_[1], w_);
+    relayout(prefix_, 1);
+    stride_ = stride;
+  }
+
+  // Appends the closed rows and walks to `frontier` for keys [k0, k1), from control `c`;
+  // emit(id, window, partial) for every window that holds a tuple of key id. Returns the control
+  // after it (the same for every key range).
+  template <class Emit>
+  Control run(Control c, const std::vector<Row>& rows, const CpuClosedPanes<A>& closed, std::int64_t frontier,
+              std::uint32_t k0, std::uint32_t k1, Emit&& emit) {
+    for (const Row& row : rows) {
+      if (!walk_to(c, row.pane, k0, k1, emit)) jump(c, row.pane, k0, k1);
+      P* cur = store(c);
+      if (row.cells != nullptr) {
+        std::copy(row.cells + k0, row.cells + k1, cur + k0);
+      } else {
+        std::fill(cur + k0, cur + k1, P::identity());
+        for (std::uint32_t i = row.begin; i < row.end; ++i) {
+          const auto& [id, p] = closed.cells[i];
+          if (id >= k0 && id < k1) cur[id] = P::combine(cur[id], p);
+        }
+      }
+      P* prefix = prefix_.data();
+      for (std::uint32_t k = k0; k < k1; ++k) prefix[k] = P::combine(prefix[k], cur[k]);
+      c.last = row.pane;
+      finish_pane(c, k0, k1, emit);
+    }
+    walk_to(c, frontier, k0, k1, emit);  // stops early once dead: the next row jumps
+    return c;
+  }
+
+ private:
+  P* store(const Control& c) noexcept { return blocks_[c.cur].data() + c.fill * stride_; }
+
+  bool dead(const Control& c) const noexcept { return c.next - c.last >= w_; }
+
+  // Appends empty panes up to `to` (exclusive); false when it stopped because dead.
+  template <class Emit>
+  bool walk_to(Control& c, std::int64_t to, std::uint32_t k0, std::uint32_t k1, Emit& emit) {
+    while (c.next < to) {
+      if (dead(c)) return false;
+      P* cur = store(c);
+      std::fill(cur + k0, cur + k1, P::identity());
+      finish_pane(c, k0, k1, emit);
+    }
+    return true;
+  }
+
+  // Restarts at the block of pane `to` with nothing stored.
+  void jump(Control& c, std::int64_t to, std::uint32_t k0, std::uint32_t k1) {
+    c.fill = to - to / w_ * w_;
+    for (std::int64_t r = 0; r < c.fill; ++r) {
+      P* row = blocks_[c.cur].data() + r * stride_;
+      std::fill(row + k0, row + k1, P::identity());
+    }
+    std::fill(prefix_.data() + k0, prefix_.data() + k1, P::identity());
+    c.have_prev = false;
+    c.next = to;
+    const std::int64_t start =
+        std::max<std::int64_t>(0, to + 1 - w_);  // of the first window ending at or after `to`
+    c.next_end = (start + s_ - 1) / s_ * s_ + w_ - 1;
+  }
+
+  // The pane at c.next is stored (and in the prefixes): fires the window that ends there, if
+  // any, and closes a full block into suffixes.
+  template <class Emit>
+  void finish_pane(Control& c, std::uint32_t k0, std::uint32_t k1, Emit& emit) {
+    const P* prefix = prefix_.data();
+    if (c.next == c.next_end) {
+      const std::int64_t at = c.fill + 1;
+      const std::int64_t window = (c.next_end + 1 - w_) / s_;
+      if (at == w_ || !c.have_prev) {
+        for (std::uint32_t k = k0; k < k1; ++k)
+          if (prefix[k].tuples > 0) emit(k, window, prefix[k]);
+      } else {
+        const P* suffix = blocks_[1 - c.cur].data() + at * stride_;
+        for (std::uint32_t k = k0; k < k1; ++k) {
+          const P r = P::combine(suffix[k], prefix[k]);
+          if (r.tuples > 0) emit(k, window, r);
+        }
+      }
+      c.next_end += s_;
+    }
+    ++c.next;
+    if (++c.fill == w_) {
+      P* block = blocks_[c.cur].data();
+      for (std::int64_t r = w_ - 1; r-- > 0;) {
+        P* row = block + r * stride_;
+        const P* above = row + stride_;
+        for (std::uint32_t k = k0; k < k1; ++k) row[k] = P::combine(row[k], above[k]);
+      }
+      std::fill(prefix_.data() + k0, prefix_.data() + k1, P::identity());
+      c.cur = 1 - c.cur;
+      c.have_prev = true;
+      c.fill = 0;
+    }
+  }
+
+  std::int64_t w_, s_;  // panes per window and per slide
+  Control control_;
+  std::uint64_t stride_ = 0;  // cells per row (>= keys)
+  std::vector<P> blocks_[2];  // w_ rows each: the current block's panes, the previous block's suffixes
+  std::vector<P> prefix_;     // one row: the current block's running prefix per key
+};
+
+}  // namespace sextant::window::detail

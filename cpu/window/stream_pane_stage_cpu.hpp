@@ -94,7 +94,8 @@ class CpuPaneStage {
   void release_below(std::int64_t frontier, ClosedPanes& closed);
   std::uint32_t global_id(std::size_t shard, std::uint32_t local);
   template <bool HasWm>
-  void accumulate_dense(const detail::PaneInput<Value>& in, std::int64_t max_ts, detail::PaneTally& tally);
+  void accumulate_dense(const detail::PaneInput<Value>& in, const std::vector<std::size_t>& bounds,
+                        const std::vector<detail::SliceScan>& scans, detail::PaneTally& tally);
   // Automatic layout, at a release that closes a pane: dense when the cost model says so (the
   // shards' panes then move into the rows).
   void choose_layout(std::int64_t frontier);
@@ -108,7 +109,9 @@ class CpuPaneStage {
   std::uint64_t min_tuples_per_pane_to_split_;
   Layout layout_;
   detail::DensePanes<A> dense_;
-  std::vector<std::uint32_t> dense_ids_;  // the batch's key ids
+  std::vector<std::uint32_t> dense_ids_;                // the batch's key ids
+  std::vector<std::int64_t> dense_panes_;               // and pane ids (-1: late)
+  std::vector<std::vector<std::uint32_t>> dense_mine_;  // per part: its tuples
   // The dense layout splits the combines over threads by key, at least this many keys each.
   static constexpr std::uint32_t dense_part_keys = 1024;
   std::vector<detail::PaneShard<A>> shards_;
@@ -179,9 +182,8 @@ void CpuPaneStage<A>::push(const StreamBatch<Value>& batch) {
     in.values = batch.values.data();
     in.watermarks = wms;
     in.size = n;
-    std::int64_t max_ts = 0;
-    for (const auto& scan : scans) max_ts = std::max(max_ts, scan.max_ts);
-    wms ? accumulate_dense<true>(in, max_ts, tally) : accumulate_dense<false>(in, max_ts, tally);
+    wms ? accumulate_dense<true>(in, bounds, scans, tally)
+        : accumulate_dense<false>(in, bounds, scans, tally);
     counters_.late_dropped += tally.late;
     counters_.watermarks_ignored += tally.ignored;
     wm_ = tally.watermark;
@@ -215,48 +217,73 @@ void CpuPaneStage<A>::push(const StreamBatch<Value>& batch) {
 
 template <StreamAggregate A>
 template <bool HasWm>
-void CpuPaneStage<A>::accumulate_dense(const detail::PaneInput<Value>& in, std::int64_t max_ts,
+void CpuPaneStage<A>::accumulate_dense(const detail::PaneInput<Value>& in,
+                                       const std::vector<std::size_t>& bounds,
+                                       const std::vector<detail::SliceScan>& scans,
                                        detail::PaneTally& tally) {
   const std::size_t n = in.size;
+  const int slices = static_cast<int>(scans.size());
   dense_.recycle();
-  // Every tuple's key id: looked up in parallel slices, then new keys get theirs serially, in
-  // arrival order.
+  // (1) Per slice of tuples, in parallel: key ids, and pane ids with late tuples marked -1 (each
+  // slice starts from the watermark the validation pass found before it). New keys then get
+  // their ids serially, in arrival order.
   dense_ids_.resize(n);
+  dense_panes_.resize(n);
   std::uint32_t* ids = dense_ids_.data();
-  if (in.keys != nullptr) {
-    const int slices =
-        static_cast<int>(std::clamp<std::size_t>(n / min_per_thread_, 1, static_cast<std::size_t>(threads_)));
-    std::vector<std::uint8_t> missing(static_cast<std::size_t>(slices), 0);
-    detail::parallel_parts(slices, threads_, [&](int t) {
-      const std::size_t b = n * static_cast<std::size_t>(t) / static_cast<std::size_t>(slices),
-                        e = n * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(slices);
-      detail::kernel::lookup_keys<cpu::ScalarIsa>(ids_, in.keys + b, e - b, ids + b);
-      missing[static_cast<std::size_t>(t)] = std::find(ids + b, ids + e, detail::KeyIndex::absent) != ids + e;
-    });
-    if (std::find(missing.begin(), missing.end(), 1) != missing.end())
-      for (std::size_t i = 0; i < n; ++i)
-        if (ids[i] == detail::KeyIndex::absent) {
-          ids[i] = ids_.find(in.keys[i]);  // an earlier tuple may have added it
-          if (ids[i] == detail::KeyIndex::absent) {
-            ids[i] = ids_.insert(in.keys[i]);
-            key_of_id_.push_back(in.keys[i]);
-          }
-        }
-  } else {  // every tuple has key 0
-    std::uint32_t id = ids_.find(0);
-    if (id == detail::KeyIndex::absent) {
-      id = ids_.insert(0);
+  std::int64_t* panes = dense_panes_.data();
+  std::uint32_t key0 = detail::KeyIndex::absent;  // unkeyed: every tuple has key 0
+  if (in.keys == nullptr) {
+    key0 = ids_.find(0);
+    if (key0 == detail::KeyIndex::absent) {
+      key0 = ids_.insert(0);
       key_of_id_.push_back(0);
     }
-    std::fill_n(ids, n, id);
   }
+  std::vector<detail::PaneTally> tallies(static_cast<std::size_t>(slices));
+  for (std::size_t t = 0; t < tallies.size(); ++t)
+    tallies[t].watermark =
+        t == 0 || !HasWm ? tally.watermark : std::max(tallies[t - 1].watermark, scans[t - 1].max_wm);
+  std::vector<std::uint8_t> missing(static_cast<std::size_t>(slices), 0);
+  const std::int64_t lateness = geometry_.lateness;
+  detail::parallel_parts(slices, threads_, [&](int t) {
+    const std::size_t b = bounds[static_cast<std::size_t>(t)], e = bounds[static_cast<std::size_t>(t) + 1];
+    detail::PaneTally& tl = tallies[static_cast<std::size_t>(t)];
+    if (in.keys != nullptr) {
+      detail::kernel::lookup_keys<cpu::ScalarIsa>(ids_, in.keys + b, e - b, ids + b);
+      missing[static_cast<std::size_t>(t)] = std::find(ids + b, ids + e, detail::KeyIndex::absent) != ids + e;
+    } else {
+      std::fill(ids + b, ids + e, key0);
+    }
+    std::int64_t wm = tl.watermark;
+    std::int64_t threshold = detail::kernel::late_threshold(wm, lateness);
+    std::uint64_t late = 0, ignored = 0;
+    for (std::size_t i = b; i < e; ++i) {
+      const std::int64_t ts = in.timestamps[i];
+      const bool on_time = ts >= threshold;
+      panes[i] = on_time ? divider_(ts) : -1;
+      late += !on_time;
+      if constexpr (HasWm)
+        detail::kernel::follow_watermark(in.watermarks[i], lateness, wm, threshold, ignored);
+    }
+    tl = {late, ignored, wm};
+  });
+  if (std::find(missing.begin(), missing.end(), 1) != missing.end())
+    for (std::size_t i = 0; i < n; ++i)
+      if (ids[i] == detail::KeyIndex::absent) {
+        ids[i] = ids_.find(in.keys[i]);  // an earlier tuple may have added it
+        if (ids[i] == detail::KeyIndex::absent) {
+          ids[i] = ids_.insert(in.keys[i]);
+          key_of_id_.push_back(in.keys[i]);
+        }
+      }
   const std::uint32_t keys = ids_.size();
   dense_.reserve_keys(keys);
+  std::int64_t max_ts = 0;
+  for (const auto& scan : scans) max_ts = std::max(max_ts, scan.max_ts);
   if (n > 0) dense_.reserve_panes(divider_(max_ts));
-  // The combines: part t takes the ids [k0, k1) and walks the whole batch (each tuple's late
-  // test needs the running watermark), so that every cell sees its tuples in arrival order. Many
-  // keys only: each part reads every tuple.
-  const int parts = n >= 2 * min_per_thread_ && keys >= 4 * dense_part_keys
+  // (2) The combines: part t takes the ids [k0, k1) (many keys only), so that every cell sees its
+  // tuples in arrival order.
+  const int parts = slices > 1 && keys >= 4 * dense_part_keys
                         ? static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads_),
                                                                  keys / dense_part_keys))
                         : 1;
@@ -267,54 +294,52 @@ void CpuPaneStage<A>::accumulate_dense(const detail::PaneInput<Value>& in, std::
                              static_cast<std::uint64_t>(parts)) &
                             ~std::uint64_t{63});
   };
-  std::vector<detail::PaneTally> tallies(static_cast<std::size_t>(parts));
   std::vector<std::vector<detail::DenseCell<A>>> beyond(static_cast<std::size_t>(parts));
+  dense_mine_.resize(static_cast<std::size_t>(parts));
   detail::parallel_parts(parts, threads_, [&](int t) {
-    constexpr std::size_t block = 512, ahead = 16;
-    alignas(64) std::int64_t panes[block];
-    const std::uint32_t k0 = bound(t), k1 = bound(t + 1);
-    const std::int64_t lateness = geometry_.lateness;
-    std::int64_t wm = tally.watermark;
-    std::int64_t threshold = detail::kernel::late_threshold(wm, lateness);
-    std::uint64_t late = 0, ignored = 0;
+    constexpr std::size_t ahead = 16;
+    const std::uint32_t k0 = bound(t), span = bound(t + 1) - k0;
     auto ring = dense_.ring();
     // Rows over many keys outgrow L2: prefetch then.
     const bool deep = ring.stride * sizeof(Partial<A>) > (std::size_t{1} << 14);
-    for (std::size_t b = 0; b < n; b += block) {
-      const std::size_t m = std::min(block, n - b);
-      const std::uint32_t* id = ids + b;
-      for (std::size_t j = 0; j < m; ++j) panes[j] = divider_(in.timestamps[b + j]);
-      for (std::size_t j = 0; j < m; ++j) {
-        if (deep && j + ahead < m && id[j + ahead] - k0 < k1 - k0)
-          __builtin_prefetch(ring.cell(id[j + ahead], panes[j + ahead]), 1);
-        const std::int64_t ts = in.timestamps[b + j];
-        if (id[j] - k0 < k1 - k0) {
-          if (ts >= threshold) [[likely]] {
-            const auto p = Partial<A>::lift(in.values[b + j], {ts});
-            if (!ring.add(id[j], panes[j], p)) [[unlikely]] {
-              if (parts == 1) {  // the ring may grow now
-                dense_.add_slow(id[j], panes[j], p);
-                ring = dense_.ring();
-              } else {
-                beyond[static_cast<std::size_t>(t)].push_back({id[j], panes[j], p});
-              }
-            }
+    std::vector<std::uint32_t>& mine = dense_mine_[static_cast<std::size_t>(t)];
+    constexpr std::size_t chunk = std::size_t{1} << 30;  // 32-bit offsets
+    for (std::size_t base = 0; base < n; base += chunk) {
+      const std::size_t m = std::min(chunk, n - base);
+      // The part's tuples (its keys, on time), gathered without a branch per tuple.
+      mine.resize(m);
+      std::size_t count = 0;
+      for (std::size_t i = 0; i < m; ++i) {
+        mine[count] = static_cast<std::uint32_t>(i);
+        count += static_cast<std::size_t>(ids[base + i] - k0 < span) &
+                 static_cast<std::size_t>(panes[base + i] >= 0);
+      }
+      for (std::size_t j = 0; j < count; ++j) {
+        if (deep && j + ahead < count) {
+          const std::size_t a = base + mine[j + ahead];
+          __builtin_prefetch(ring.cell(ids[a], panes[a]), 1);
+        }
+        const std::size_t i = base + mine[j];
+        const auto p = Partial<A>::lift(in.values[i], {in.timestamps[i]});
+        if (!ring.add(ids[i], panes[i], p)) [[unlikely]] {
+          if (parts == 1) {  // the ring may grow now
+            dense_.add_slow(ids[i], panes[i], p);
+            ring = dense_.ring();
           } else {
-            ++late;
+            beyond[static_cast<std::size_t>(t)].push_back({ids[i], panes[i], p});
           }
         }
-        if constexpr (HasWm)
-          detail::kernel::follow_watermark(in.watermarks[b + j], lateness, wm, threshold, ignored);
       }
     }
-    tallies[static_cast<std::size_t>(t)] = {late, ignored, wm};
   });
   // Panes beyond the ring, part by part: a key's cells are all in its part, in arrival order.
   for (const auto& cells : beyond)
     for (const auto& c : cells) dense_.add(c.id, c.pane, c.p);
-  for (const auto& t : tallies) tally.late += t.late;
-  tally.ignored += tallies[0].ignored;  // every part followed every watermark
-  tally.watermark = tallies[0].watermark;
+  for (const auto& t : tallies) {
+    tally.late += t.late;
+    tally.ignored += t.ignored;
+  }
+  tally.watermark = tallies.back().watermark;
 }
 
 template <StreamAggregate A>

@@ -345,17 +345,19 @@ void CpuPaneStage<A>::accumulate_dense(const detail::PaneInput<Value>& in,
 template <StreamAggregate A>
 void CpuPaneStage<A>::choose_layout(std::int64_t frontier) {
   std::uint64_t cells = 0;
-  std::uint32_t keys = 0;
   std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
   for (const auto& shard : shards_) {
     const auto stats = shard.pending_stats();
     cells += stats.cells;
-    keys = std::max(keys, shard.keys());
     lo = std::min(lo, stats.min_pane);
     hi = std::max(hi, stats.max_pane);
   }
   if (cells == 0 || frontier <= lo) return;  // nothing closes yet: no window stage state to keep
   layout_ = Layout::sparse;
+  // The keys seen so far, across shards (each gets its stage id now rather than at its release).
+  for (std::size_t t = 0; t < shards_.size(); ++t)
+    for (std::uint32_t local = 0; local < shards_[t].keys(); ++local) global_id(t, local);
+  const std::uint32_t keys = ids_.size();
   const double span = static_cast<double>(hi - lo) + 1;
   if (keys < policy::stream_dense_min_keys ||
       static_cast<double>(cells) < policy::stream_dense_min_fill * static_cast<double>(keys) * span)

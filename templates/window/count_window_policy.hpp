@@ -22,8 +22,9 @@ inline constexpr std::int64_t stream_scan_slide_per_level = 4;
 // ... and, for time windows, the dense scan (rows of panes over every key) once the first release
 // that closes a pane finds at least this many keys with at least this share of the (key, pane)
 // cells of the pending panes non-empty: a cell then costs a sequential step where the per-key
-// structures cost a few cache misses per non-empty one.
-inline constexpr std::uint32_t stream_dense_min_keys = 256;
+// structures cost a few cache misses per non-empty one (below ~10^4 keys they stay in cache and
+// win: docs/PERFORMANCE.md, session 12).
+inline constexpr std::uint32_t stream_dense_min_keys = 4096;
 inline constexpr double stream_dense_min_fill = 0.125;
 // The dense pane stage's ring of pending rows grows up to this many bytes (at least two rows);
 // panes beyond it wait in an ordered side map.

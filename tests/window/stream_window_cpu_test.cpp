@@ -17,6 +17,7 @@
 #include "cpu/window/stream_divider.hpp"
 #include "cpu/window/stream_key_index.hpp"
 #include "cpu/window/stream_pane_scan.hpp"
+#include "templates/window/count_window_policy.hpp"
 #include "testing/stream_aggregate_conformance.hpp"
 #include "tests/window/stream_window_conformance.hpp"
 
@@ -455,26 +456,28 @@ TEST(CpuStreamWindow, WindowStagesMatchBruteForceOnSparsePanes) {
 // then. Both are exact, with disorder, late tuples, jumps in time and every aggregate.
 TEST(CpuStreamWindow, AutomaticLayoutFollowsTheKeysAndIsExact) {
   struct Case {
-    std::int64_t length, slide;  // pane = gcd: 200 (about 200 tuples per pane) or 2
+    std::int64_t length, slide;  // pane = gcd: 1000 (about 1000 tuples per pane) or 2
     double jump;
     int dense;  // 1: dense, 0: per key, -1: either (a jump before the first release dilutes the fill)
   };
-  for (const Case c : {Case{600, 200, 0, 1}, Case{600, 200, 0.002, -1}, Case{6, 2, 0, 0}})
+  for (const Case c : {Case{3000, 1000, 0, 1}, Case{3000, 1000, 0.001, -1}, Case{6, 2, 0, 0}})
     for (const window::CpuStreamConfig config :
          {window::CpuStreamConfig{1}, window::CpuStreamConfig{2, 128, 0}}) {
       StreamShape shape;
-      shape.tuples = 30000;
-      shape.keys = 400;
+      shape.tuples = 40000;
+      // About 1/5 of the cells of a pane taken; the first batch (the first release) sees more than
+      // stream_dense_min_keys keys.
+      shape.keys = window::policy::stream_dense_min_keys + 1904;
       shape.delay = 300;
       shape.wm_lag = 250;  // some tuples late
       shape.jump = c.jump;
       shape.seed = 5;
       const auto options = time_options({{c.length, c.slide}, {c.length * 2, c.slide}}, 20);
-      SCOPED_TRACE(describe(options) + "; " + describe(shape, {4096, false}) + "; threads " +
+      SCOPED_TRACE(describe(options) + "; " + describe(shape, {8192, false}) + "; threads " +
                    std::to_string(config.threads));
       const auto tuples = make_stream<std::int64_t>(shape);
       for_each_aggregate<std::int64_t>([&](auto a) {
-        check_stream_window<window::CpuStreamBackend, decltype(a)>(tuples, options, {4096, false}, config);
+        check_stream_window<window::CpuStreamBackend, decltype(a)>(tuples, options, {8192, false}, config);
       });
       window::StreamWindowOperator<window::CpuStreamBackend, window::SumAggregate<std::int64_t>> op(options,
                                                                                                     config);
@@ -486,8 +489,8 @@ TEST(CpuStreamWindow, AutomaticLayoutFollowsTheKeysAndIsExact) {
         values.push_back(t.value);
         wms.push_back(t.wm);
       }
-      for (std::size_t b = 0; b < tuples.size(); b += 4096) {
-        const std::size_t m = std::min<std::size_t>(4096, tuples.size() - b);
+      for (std::size_t b = 0; b < tuples.size(); b += 8192) {
+        const std::size_t m = std::min<std::size_t>(8192, tuples.size() - b);
         op.push({{keys.data() + b, m}, {ts.data() + b, m}, {values.data() + b, m}, {wms.data() + b, m}});
       }
       op.finish();

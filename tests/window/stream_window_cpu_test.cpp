@@ -498,6 +498,21 @@ TEST(CpuStreamWindow, AutomaticLayoutFollowsTheKeysAndIsExact) {
     }
 }
 
+// Count windows number each key's tuples: no two keys share pane boundaries, so no dense layout.
+TEST(CpuStreamWindow, DenseLayoutIsRefusedForCountWindows) {
+  window::StreamWindowOptions options = count_options({{4, 2}});
+  options.window_stage = window::WindowStageKind::dense;
+  try {
+    window::make_geometry(options);
+    ADD_FAILURE() << "dense accepted for count windows";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::bad_argument);
+    EXPECT_NE(std::string(e.what()).find("dense"), std::string::npos) << e.what();
+  }
+  options.window_stage = window::WindowStageKind::scan;
+  EXPECT_NO_THROW(window::make_geometry(options));
+}
+
 // A tree that cannot fit is refused up front (exit 5) with its size and what would fit.
 TEST(CpuStreamWindow, TreesLargerThanMemoryAreRefusedUpFront) {
   window::StreamWindowOptions options;

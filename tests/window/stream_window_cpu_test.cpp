@@ -494,7 +494,9 @@ TEST(CpuStreamWindow, AutomaticLayoutFollowsTheKeysAndIsExact) {
         op.push({{keys.data() + b, m}, {ts.data() + b, m}, {values.data() + b, m}, {wms.data() + b, m}});
       }
       op.finish();
-      if (c.dense >= 0) EXPECT_EQ(op.window_stage() == "cpu dense", c.dense == 1) << op.window_stage();
+      if (c.dense >= 0) {
+        EXPECT_EQ(op.window_stage() == "cpu dense", c.dense == 1) << op.window_stage();
+      }
     }
 }
 

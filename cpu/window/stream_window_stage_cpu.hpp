@@ -134,6 +134,10 @@ class CpuWindowStage {
   void process(const Work& w, const CpuClosedPanes<A>& closed, detail::Appender<Result>& results,
                std::vector<std::uint64_t>& dirty);
   void advance_dense(const CpuClosedPanes<A>& closed, std::vector<Result>& out);
+  // Runs f(t, results) for t < parts, on `parts` threads when more than one, each appending to
+  // its own buffer; the buffers join `out` in thread order. The first exception is rethrown.
+  template <class F>
+  void in_threads(int parts, std::vector<Result>& out, F&& f);
   // Before work_[i] is processed: prefetches, in three steps that follow the pointers, the state
   // of the keys a few places ahead within [i, end) (with many keys every one of them is a chain
   // of cache misses). `end` bounds it to the calling thread's own items: another thread's keys
@@ -194,6 +198,34 @@ void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed,
 }
 
 template <StreamAggregate A>
+template <class F>
+void CpuWindowStage<A>::in_threads(int parts, std::vector<Result>& out, F&& f) {
+  if (parts == 1) {
+    detail::Appender<Result> results(out);
+    f(0, results);
+    return;
+  }
+  thread_out_.resize(static_cast<std::size_t>(parts));
+  std::exception_ptr error;
+#pragma omp parallel num_threads(parts)
+  {
+    const int t = omp_get_thread_num();
+    try {
+      detail::Appender<Result> results(thread_out_[static_cast<std::size_t>(t)]);
+      f(t, results);
+    } catch (...) {
+#pragma omp critical(sextant_stream_window_error)
+      if (!error) error = std::current_exception();
+    }
+  }
+  for (auto& o : thread_out_) {
+    if (!error) out.insert(out.end(), o.begin(), o.end());
+    o.clear();
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+template <StreamAggregate A>
 void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, std::vector<Result>& out) {
   if (dense_.empty())
     for (const detail::BpatShape& g : shapes_) dense_.emplace_back(g);
@@ -203,7 +235,6 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, std::vect
   constexpr std::uint32_t grain = 4096;
   const int parts =
       static_cast<int>(std::clamp<std::uint32_t>(keys / grain, 1, static_cast<std::uint32_t>(threads_)));
-  thread_out_.resize(static_cast<std::size_t>(parts));
   const auto range = [&](int t) {
     const auto bound = [&](int i) {
       return static_cast<std::uint32_t>((static_cast<std::uint64_t>(keys) * static_cast<std::uint64_t>(i) /
@@ -229,28 +260,7 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, std::vect
       if (t == 0) next[i] = c;
     }
   };
-  if (parts == 1) {
-    detail::Appender<Result> results(out);
-    run(0, results);
-  } else {
-    std::exception_ptr error;
-#pragma omp parallel num_threads(parts)
-    {
-      const int t = omp_get_thread_num();
-      try {
-        detail::Appender<Result> results(thread_out_[static_cast<std::size_t>(t)]);
-        run(t, results);
-      } catch (...) {
-#pragma omp critical(sextant_stream_window_error)
-        if (!error) error = std::current_exception();
-      }
-    }
-    if (error) std::rethrow_exception(error);
-    for (auto& o : thread_out_) {
-      out.insert(out.end(), o.begin(), o.end());
-      o.clear();
-    }
-  }
+  in_threads(parts, out, run);
   for (std::size_t i = 0; i < dense_.size(); ++i) dense_[i].commit(next[i]);
 }
 
@@ -285,43 +295,28 @@ void CpuWindowStage<A>::advance(const CpuClosedPanes<A>& closed, std::vector<Res
   if (work_.empty()) return;
 
   const int parts = work_.size() >= parallel_keys ? threads_ : 1;
-  thread_out_.resize(static_cast<std::size_t>(parts));
   thread_dirty_.resize(static_cast<std::size_t>(parts));
-  if (parts == 1) {
-    detail::Appender<Result> results(out);
-    for (std::size_t i = 0; i < work_.size(); ++i) {
-      prefetch_ahead(i, work_.size());
-      process(work_[i], closed, results, thread_dirty_[0]);
+  // Threads take chunks of consecutive keys; each prefetches within its own chunk.
+  constexpr std::size_t chunk = 64;
+  std::atomic<std::size_t> next{0};
+  const std::size_t n = work_.size();
+  in_threads(parts, out, [&](int t, detail::Appender<Result>& results) {
+    auto& dirty = thread_dirty_[static_cast<std::size_t>(t)];
+    if (parts == 1) {
+      for (std::size_t i = 0; i < n; ++i) {
+        prefetch_ahead(i, n);
+        process(work_[i], closed, results, dirty);
+      }
+      return;
     }
-  } else {
-    // Threads take chunks of consecutive keys; each prefetches within its own chunk.
-    constexpr std::size_t chunk = 64;
-    std::exception_ptr error;
-    std::atomic<std::size_t> next{0};
-    const std::size_t n = work_.size();
-#pragma omp parallel num_threads(parts)
-    {
-      const auto t = static_cast<std::size_t>(omp_get_thread_num());
-      detail::Appender<Result> results(thread_out_[t]);
-      for (std::size_t begin = next.fetch_add(chunk); begin < n; begin = next.fetch_add(chunk)) {
-        const std::size_t end = std::min(begin + chunk, n);
-        try {
-          for (std::size_t i = begin; i < end; ++i) {
-            prefetch_ahead(i, end);
-            process(work_[i], closed, results, thread_dirty_[t]);
-          }
-        } catch (...) {
-#pragma omp critical(sextant_stream_window_error)
-          if (!error) error = std::current_exception();
-        }
+    for (std::size_t begin = next.fetch_add(chunk); begin < n; begin = next.fetch_add(chunk)) {
+      const std::size_t end = std::min(begin + chunk, n);
+      for (std::size_t i = begin; i < end; ++i) {
+        prefetch_ahead(i, end);
+        process(work_[i], closed, results, dirty);
       }
     }
-    if (error) std::rethrow_exception(error);
-    for (auto& o : thread_out_) {
-      out.insert(out.end(), o.begin(), o.end());
-      o.clear();
-    }
-  }
+  });
 
   if (closed.count_windows) return;
   for (const Work& w : work_) {

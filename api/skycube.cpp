@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "api/backends.hpp"
 #include "api/skycube_devices.hpp"
@@ -34,15 +35,38 @@ std::string_view to_string(TemplateKind kind) noexcept {
 
 namespace {
 
+// True when at least half the columns repeat their values heavily in a sample of rows spread over
+// the dataset (policy::TemplateChoice).
+bool ties_heavily(const Dataset& data) {
+  using Choice = policy::TemplateChoice;
+  const std::size_t n = data.size();
+  const std::size_t rows = std::min(n, Choice::tie_sample_rows);
+  if (rows < 2) return false;
+  std::vector<float> column(rows);
+  int tied = 0;
+  for (int j = 0; j < data.dims(); ++j) {
+    for (std::size_t k = 0; k < rows; ++k)
+      column[k] = data(static_cast<PointId>(k * (n - 1) / (rows - 1)), j);
+    std::sort(column.begin(), column.end());
+    const auto distinct =
+        static_cast<std::size_t>(std::unique(column.begin(), column.end()) - column.begin());
+    if (static_cast<double>(distinct) <= Choice::tie_distinct_share * static_cast<double>(rows)) ++tied;
+  }
+  return 2 * tied >= data.dims();
+}
+
 // Measured on the CPU (docs/PERFORMANCE.md): STSC is fastest at small d (its cuboids are cheap and
-// few), MDMC when d is large and most levels are asked for; a shallow partial cube favours the
-// lattice traversal, which stops early. With GPUs in the run, MDMC: its point chunks keep every
-// device busy to the end.
+// few), MDMC when d is large and most levels are asked for, and from fewer columns on tie-heavy
+// data; a shallow partial cube favours the lattice traversal, which stops early. With GPUs in the
+// run, MDMC: its point chunks keep every device busy to the end.
 TemplateKind choose_template(const Dataset& data, int max_level, bool uses_gpus) {
   using Choice = policy::TemplateChoice;
   if (uses_gpus) return TemplateKind::mdmc;
   const bool deep = max_level >= std::min(data.dims(), Choice::deep_level);
-  return data.dims() >= Choice::mdmc_min_dims && deep ? TemplateKind::mdmc : TemplateKind::stsc;
+  if (!deep) return TemplateKind::stsc;
+  if (data.dims() >= Choice::mdmc_min_dims) return TemplateKind::mdmc;
+  return data.dims() >= Choice::tie_mdmc_min_dims && ties_heavily(data) ? TemplateKind::mdmc
+                                                                        : TemplateKind::stsc;
 }
 
 }  // namespace

@@ -20,6 +20,7 @@ void MdmcScratch::prepare(int columns, int levels) {
   strict.assign(words64, 0);
   reachable.assign(words64, 0);
   initial.assign(words64, 0);
+  skyline.assign(words64, 0);
   // Subspaces above max_level are never wanted: mark them settled from the start (the HashCube
   // forces their bits to 1 anyway), so they never keep a subtree or a dominance test alive.
   for (std::size_t m = 0; m < subspaces; ++m)

@@ -56,6 +56,7 @@ struct MdmcScratch {
   std::vector<std::uint64_t> strict;     // B_notS+: p is strictly dominated in m (down-closed)
   std::vector<std::uint64_t> reachable;  // some still-open subspace is a submask of m (up-closed)
   std::vector<std::uint64_t> initial;    // `dominated` before the first test: bit 0, levels > max_level
+  std::vector<std::uint64_t> skyline;    // p is surely in m's skyline: it holds every column's minimum
   std::vector<Mask> memo;                // per le mask: union of the lt masks already applied
   std::vector<Mask> touched;             // le masks with a memo entry (to reset them cheaply), 2^d slots
   std::vector<Word> words;               // the HashCube words of one point

@@ -43,6 +43,11 @@
 // or one better on other columns of le than q2, would hide q2, and p would be reported in skylines where q2
 // dominates it. What q adds is decided by the pair (le, lt), i.e. (le, eq), never le.
 //
+// TIES. Subspaces made only of columns on which p holds the column's minimum are in p's skyline
+// for sure (`skyline`): no q can dominate p there. They are not open: they would otherwise stay
+// open to the end and keep alive every q that ties p on one such column (with few distinct values
+// per column, a fixed share of all points for every p: the refine became quadratic).
+//
 // `reachable` (the up-closure of the open subspaces) only loses bits as p gets dominated; a
 // stale copy is a superset, so pruning with it stays correct. It is recomputed when changes
 // have accumulated over enough dominance tests to pay for the O(d 2^d / 64) recomputation.
@@ -53,6 +58,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -102,6 +108,7 @@ class MdmcKernel {
         filter_levels_(options.filter_levels),
         d_(shared.tree.dims()),
         full_(full_mask(shared.tree.dims())),
+        minima_(shared.tree.minima()),
         words_(scratch.dominated.size()),
         rebuild_after_(std::max<std::uint64_t>(
             MdmcCpuPolicy::min_tests_between_rebuilds,
@@ -129,13 +136,15 @@ class MdmcKernel {
     }
   }
 
-  // reachable = up-closure of the open subspaces (not dominated, level <= max_level).
+  // reachable = up-closure of the open subspaces (not dominated, not surely in the skyline,
+  // level <= max_level).
   void rebuild_reachable() noexcept {
     ++s_.stats.rebuilds;
     Bits* c = s_.reachable.data();
     const Bits* b = s_.dominated.data();
+    const Bits* sure = s_.skyline.data();
     const Bits valid = d_ >= 6 ? ~Bits{0} : (Bits{1} << (1 << d_)) - 1;
-    for (std::size_t w = 0; w < words_; ++w) c[w] = ~b[w] & valid;
+    for (std::size_t w = 0; w < words_; ++w) c[w] = ~(b[w] | sure[w]) & valid;
     for (int j = 0; j < std::min(d_, 6); ++j) {
       const Bits low = ~column_bits[j];
       const int shift = 1 << j;
@@ -165,17 +174,31 @@ class MdmcKernel {
     rebuild_reachable();
   }
 
+  // Sets every submask of x in `bits`: per 64-bit word w (the high bits), the fixed pattern
+  // low_submasks[x & 63] where w is a submask of x >> 6.
+  static void set_submasks(std::vector<Bits>& bits, Mask x) noexcept {
+    const Bits pattern = low_submasks[x & 63];
+    const Mask high = x >> 6;
+    for (Mask w = high;; w = (w - 1) & high) {
+      bits[w] |= pattern;
+      if (w == 0) break;
+    }
+  }
+
+  // The subspaces p is surely in the skyline of: the submasks of the columns where it holds the
+  // minimum (bit 0, the empty subspace, is settled anyway).
+  void mark_sure_skyline(const float* p_row) noexcept {
+    if (sure_ != 0) std::fill(s_.skyline.begin(), s_.skyline.end(), Bits{0});
+    sure_ = 0;
+    for (int j = 0; j < d_; ++j)
+      if (p_row[j] == minima_[static_cast<std::size_t>(j)]) sure_ |= Mask{1} << j;
+    if (sure_ != 0) set_submasks(s_.skyline, sure_);
+  }
+
   // Records a dominance test result that is not known to be redundant.
   void apply(Mask le, Mask eq, Mask lt) noexcept {
     ++s_.stats.applied;
-    if (!test(s_.strict, lt)) {  // down-closed: lt set means all its submasks are
-      const Bits pattern = low_submasks[lt & 63];
-      const Mask high = lt >> 6;
-      for (Mask w = high;; w = (w - 1) & high) {
-        s_.strict[w] |= pattern;
-        if (w == 0) break;
-      }
-    }
+    if (!test(s_.strict, lt)) set_submasks(s_.strict, lt);  // down-closed: lt set means all its submasks are
     const Bits le_pattern = low_submasks[le & 63];
     const Bits eq_pattern = low_submasks[eq & 63];
     const Mask le_high = le >> 6;
@@ -404,6 +427,7 @@ class MdmcKernel {
     candidate_count_ = 0;
 
     const PathLabel p = tree_.label(i);
+    mark_sure_skyline(tree_.row(i));
     filter(p);
     next_warm_count_ = 0;
     if (anything_open()) warm_start(tree_.row(i));
@@ -421,11 +445,13 @@ class MdmcKernel {
   int filter_levels_;
   int d_;
   Mask full_;
+  std::span<const float> minima_;
   std::size_t words_;
   std::uint64_t rebuild_after_;
   std::uint64_t changes_ = 0;              // dominance results that set new bits since the last rebuild
   std::uint64_t tests_since_rebuild_ = 0;  // dominance tests since the last rebuild
   std::size_t touched_ = 0;                // entries of s_.touched in use
+  Mask sure_ = ~Mask{0};  // columns of the last mark_sure_skyline (not 0: s_.skyline unknown)
   std::array<std::uint32_t, 2 * MdmcCpuPolicy::scan_block> candidates_;  // leaves awaiting their test
   std::size_t candidate_count_ = 0;
   std::array<std::uint32_t, MdmcCpuPolicy::warm_start_leaves> warm_;       // useful leaves of the last point

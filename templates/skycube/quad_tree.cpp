@@ -1,6 +1,7 @@
 #include "templates/skycube/quad_tree.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -61,6 +62,10 @@ QuadTree QuadTree::from_leaves(QuadTreeLeaves leaves) {
     if (a > b || (a == b && t.ids_[i - 1] >= t.ids_[i]))
       throw Error::internal("QuadTree::from_leaves: leaf " + std::to_string(i) + " out of leaf order");
   }
+  t.minima_.assign(static_cast<std::size_t>(d), std::numeric_limits<float>::infinity());
+  for (std::size_t i = 0; i < s; ++i)
+    for (int j = 0; j < d; ++j)
+      t.minima_[static_cast<std::size_t>(j)] = std::min(t.minima_[static_cast<std::size_t>(j)], t.row(i)[j]);
   t.median_.resize(s + label_padding, 0);
   t.quartile_.resize(s + label_padding, 0);
   t.octile_.resize(s + label_padding, 0);

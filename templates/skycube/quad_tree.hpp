@@ -139,6 +139,9 @@ class QuadTree {
   const float* row(std::size_t position) const noexcept {
     return rows_.data() + position * static_cast<std::size_t>(stride_);
   }
+  // Per column, the smallest value of the tree's points. A point that holds it on every column of
+  // m is in m's skyline: no point is strictly below it there.
+  std::span<const float> minima() const noexcept { return minima_; }
 
   // Node index: level 0 (median), 1 (quartile), 2 (octile; children are leaf positions).
   const QuadTreeNodes& nodes(int tree_level) const noexcept { return nodes_[tree_level]; }
@@ -154,6 +157,7 @@ class QuadTree {
   std::vector<Mask> quartile_;
   std::vector<Mask> octile_;
   AlignedBuffer<float> rows_;
+  std::vector<float> minima_;
   QuadTreeNodes nodes_[levels];
 };
 

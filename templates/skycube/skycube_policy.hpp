@@ -12,10 +12,17 @@ namespace sextant::skycube::policy {
 // ---- the planner ------------------------------------------------------------------------------
 
 // `auto` on the CPU: MDMC from this many columns on when the cube is deep (max_level at least
-// min(d, deep_level)); the lattice templates (STSC) below, or for a shallow partial cube.
+// min(d, deep_level)); the lattice templates (STSC) below, or for a shallow partial cube. On
+// tie-heavy data (in a sample of tie_sample_rows rows, at least half the columns hold at most
+// tie_distinct_share of the sample's count of distinct values), MDMC already from
+// tie_mdmc_min_dims columns: its extended skyline holds most points, which every lattice cuboid
+// then compares, whereas MDMC settles each point's small subspaces without tests.
 struct TemplateChoice {
   static constexpr int mdmc_min_dims = 10;
   static constexpr int deep_level = 6;
+  static constexpr int tie_mdmc_min_dims = 6;
+  static constexpr std::size_t tie_sample_rows = 4096;
+  static constexpr double tie_distinct_share = 0.5;
 };
 
 // ---- the scheduler's layout and chunks --------------------------------------------------------
@@ -45,9 +52,9 @@ struct DeviceLayout {
 
 // Below direct_max_points points and with no device named, the skyline runs on the calling thread
 // (no scheduler: its start costs more than such a skyline); up to small_max_points points, with
-// the plain sum-ordered test of cpu/skycube/small_skyline.hpp (the cuboid engine's setup costs more). With several workers, the points are
-// cut into ranges of at least min_range_points, about ranges_per_worker per worker, from
-// min_points points on (fewer: one worker computes it all).
+// the plain sum-ordered test of cpu/skycube/small_skyline.hpp (the cuboid engine's setup costs more). With
+// several workers, the points are cut into ranges of at least min_range_points, about ranges_per_worker per
+// worker, from min_points points on (fewer: one worker computes it all).
 struct SkylineSplit {
   static constexpr std::size_t direct_max_points = 16384;
   static constexpr std::size_t small_max_points = 256;

@@ -206,6 +206,27 @@ TEST(SkycubeOnDevices, AutoPicksATemplateAndTheReferenceStaysOffTheScheduler) {
   testing::expect_same_skycube(a.cube, ref.cube);
 }
 
+// From 6 columns on, tie-heavy data goes to MDMC and distinct data stays on STSC (below 10 columns);
+// a shallow cube stays on the lattice either way. Both give the reference's cube.
+TEST(SkycubeOnDevices, AutoTakesMdmcEarlierOnTieHeavyData) {
+  datagen::GeneratorSpec spec;
+  spec.distribution = datagen::Distribution::ties;
+  spec.n = 3000;
+  spec.d = 6;
+  spec.seed = 12;
+  spec.levels = 8;
+  const Dataset ties = datagen::generate(spec);
+  const Dataset distinct = anticorrelated(3000, 6, 12);
+  const DeviceOptions cpu = on({"", "cpu"});
+  const SkycubeResult t = run(ties, TemplateKind::automatic, 6, 0, cpu);
+  EXPECT_EQ(t.template_name, "mdmc");
+  testing::expect_same_skycube(t.cube, run(ties, TemplateKind::reference, 6, 0, cpu).cube);
+  EXPECT_EQ(run(distinct, TemplateKind::automatic, 6, 0, cpu).template_name, "stsc");
+  EXPECT_EQ(run(ties, TemplateKind::automatic, 2, 0, cpu).template_name, "stsc");
+  spec.d = 5;
+  EXPECT_EQ(run(datagen::generate(spec), TemplateKind::automatic, 5, 0, cpu).template_name, "stsc");
+}
+
 // ---- bad device requests -----------------------------------------------------------------------
 
 ErrorKind error_kind(const std::function<void()>& f) {
@@ -311,7 +332,7 @@ TEST(SkycubeOnDevices, ChunkFailingHalfwayIsUndoneAndRunsElsewhere) {
   scheduler::Scheduler s(scheduler::synthetic_topology(two_nodes));
   scheduler::SchedulerTeam team(s, scheduler::TeamMode::all_workers, scheduler::FailureMode::retry_elsewhere);
   scheduler::HostTeam host(s);  // merges the parts, outside the statistics
-  std::atomic<int> armed{1};  // the first chunk of the run fails, whoever takes it
+  std::atomic<int> armed{1};    // the first chunk of the run fails, whoever takes it
   cpu::ExtendedSkylineCpu extended{2};
   cpu::QuadTreeCpu tree{2};
   const SkycubeResult r = mdmc_on_devices(data, 6, extended, tree, team, host,

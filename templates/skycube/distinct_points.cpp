@@ -1,6 +1,7 @@
 #include "templates/skycube/distinct_points.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <utility>
 
@@ -56,34 +57,57 @@ DistinctPoints::DistinctPoints(const Dataset& data) : original_(&data) {
   const int d = data.dims();
   if (n < 2) return;
   if (!likely_duplicates(data)) return;
-  // The rows' hashes first (independent rows: the core overlaps them), then open addressing, at
-  // most half full, with the table's slots prefetched a few rows ahead. A slot holds the hash's
-  // high half beside the group's number + 1 (0: empty), so rows are compared only when those
-  // match. Groups are numbered in order of their first (smallest) id.
-  std::vector<std::uint64_t> hashes(n);
-  for (std::size_t i = 0; i < n; ++i) hashes[i] = hash_row(data.row(static_cast<PointId>(i)), d);
-  const std::size_t slots = std::bit_ceil(2 * n);
-  const std::size_t mask = slots - 1;
+  // Open addressing, at most half full, grown fourfold as groups appear (tie-heavy data has few:
+  // the table stays in cache and costs no page faults). A slot holds the hash's high half beside
+  // the group's number + 1 (0: empty), so rows are compared only when those match. The rows'
+  // hashes are computed a block ahead (independent rows: the core overlaps them) and, once the
+  // table outgrows the cache, its slots are prefetched a few rows ahead. Groups are numbered in
+  // order of their first (smallest) id.
+  constexpr std::size_t block = 256;
+  constexpr std::size_t ahead = 16;
+  constexpr std::size_t cached_slots = std::size_t{1} << 15;
+  std::size_t slots = std::min(std::bit_ceil(2 * n), std::size_t{1} << 12);
   std::vector<std::uint64_t> table(slots, 0);
+  std::vector<std::uint64_t> group_hash;  // per group: its rows' hash (to regrow the table)
   std::vector<std::uint32_t> group(n);
   std::vector<PointId> first;  // per group: its smallest id
-  constexpr std::size_t ahead = 16;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i + ahead < n) __builtin_prefetch(&table[hashes[i + ahead] & mask], 1);
-    const float* row = data.row(static_cast<PointId>(i));
-    const std::uint64_t tag = hashes[i] >> 32 << 32;
-    for (std::size_t slot = hashes[i] & mask;; slot = (slot + 1) & mask) {
-      const std::uint64_t entry = table[slot];
-      if (entry == 0) {
-        table[slot] = tag | (static_cast<std::uint64_t>(first.size()) + 1);
-        group[i] = static_cast<std::uint32_t>(first.size());
-        first.push_back(static_cast<PointId>(i));
-        break;
-      }
-      const auto g = static_cast<std::uint32_t>(entry);
-      if ((entry >> 32 << 32) == tag && same_row(data.row(first[g - 1]), row, d)) {
-        group[i] = g - 1;
-        break;
+  const auto place = [&](std::uint64_t hash, std::uint64_t entry) {
+    std::size_t slot = hash & (slots - 1);
+    while (table[slot] != 0) slot = (slot + 1) & (slots - 1);
+    table[slot] = entry;
+  };
+  std::array<std::uint64_t, block> hashes;
+  for (std::size_t begin = 0; begin < n; begin += block) {
+    const std::size_t end = std::min(n, begin + block);
+    for (std::size_t i = begin; i < end; ++i)
+      hashes[i - begin] = hash_row(data.row(static_cast<PointId>(i)), d);
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::uint64_t hash = hashes[i - begin];
+      if (slots > cached_slots && i + ahead < end)
+        __builtin_prefetch(&table[hashes[i + ahead - begin] & (slots - 1)], 1);
+      const float* row = data.row(static_cast<PointId>(i));
+      const std::uint64_t tag = hash >> 32 << 32;
+      for (std::size_t slot = hash & (slots - 1);; slot = (slot + 1) & (slots - 1)) {
+        const std::uint64_t entry = table[slot];
+        if (entry == 0) {
+          group[i] = static_cast<std::uint32_t>(first.size());
+          first.push_back(static_cast<PointId>(i));
+          group_hash.push_back(hash);
+          if (2 * first.size() <= slots) {
+            table[slot] = tag | first.size();
+          } else {  // regrow: every group again, this one included
+            slots *= 4;
+            table.assign(slots, 0);
+            for (std::size_t g = 0; g < first.size(); ++g)
+              place(group_hash[g], (group_hash[g] >> 32 << 32) | (g + 1));
+          }
+          break;
+        }
+        const auto g = static_cast<std::uint32_t>(entry);
+        if ((entry >> 32 << 32) == tag && same_row(data.row(first[g - 1]), row, d)) {
+          group[i] = g - 1;
+          break;
+        }
       }
     }
   }

@@ -45,6 +45,24 @@ TEST(DistinctPoints, LargeDatasetsAreSampledFirst) {
   EXPECT_LE(f.data().size(), 27u);
 }
 
+// The table starts small (4 096 slots, half of them usable) and regrows as groups appear: 2 700
+// vectors, each at rows i, i + 2 700 and i + 5 400, keep their groups across the regrowth.
+TEST(DistinctPoints, GroupsSurviveTheTableRegrowing) {
+  const Dataset base = testing::random_dataset(2700, 3, 0, 21, 0);
+  std::vector<float> values;
+  for (int copy = 0; copy < 3; ++copy)
+    values.insert(values.end(), base.values().begin(), base.values().end());
+  const Dataset data(8100, 3, values, {}, "three copies");
+  const DistinctPoints distinct(data);
+  ASSERT_TRUE(distinct.has_duplicates());
+  const Dataset& rep = distinct.data();
+  ASSERT_EQ(rep.size(), 2700u);
+  for (PointId g = 0; g < 2700; ++g) {
+    for (int c = 0; c < 3; ++c) ASSERT_EQ(rep(g, c), base(g, c)) << "group " << g;
+    ASSERT_EQ(distinct.original_count(std::vector<PointId>{g}), 3u) << "group " << g;
+  }
+}
+
 TEST(DistinctPoints, GroupsEqualVectorsWithSignedZerosEqual) {
   // Rows: 0 = (0, 1), 1 = (1, 0), 2 = (-0, 1) equal to row 0, 3 = (0, 1), 4 = (1, -0) equal to 1,
   // 5 = (2, 2) alone. A max column is negated first: its 0.0 becomes -0.0.

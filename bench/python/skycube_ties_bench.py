@@ -47,7 +47,7 @@ def subspaces(d):
 
 
 def sextant_run(cli, path, template, threads, prefer, out):
-    cmd = [cli, "skycube", "--input", path, "--template", template, "--threads", str(threads),
+    cmd = [cli, "skycube", "--input", path, "--template", template, "--threads", str(threads or os.cpu_count()),
            "--format", "binary", "--output", out]
     if prefer:
         cmd += ["--prefer", ",".join(prefer)]

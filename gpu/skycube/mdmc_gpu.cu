@@ -4,21 +4,26 @@
 // word m / 32 = subspace m):
 //   strict    - bits are set at single masks only ("p is strictly dominated in m"), each meaning
 //               every non-empty submask too; closed downwards at the end of each phase;
-//   dominated - bits of masks in which p is dominated but that no strict bit covers (ties).
+//   dominated - bits of masks in which p is dominated through a tie (some also covered by strict).
 // Result: dominated | down-closure(strict).
 //
 // FILTER. For every leaf q, better_columns(q, p) (labels only) is a set on which q is strictly
 // better than p: one atomicOr of that mask's bit in `strict`. Then the closure.
 //
 // REFINE. For every leaf q, worse_columns(q, p) (labels) bounds what q can dominate p in: m must
-// be a submask of open = full & ~worse. When bit `open` of the (closed) `strict` is set, p is
-// already strictly dominated in every such m and q is skipped without loading its row. The
+// be a submask of open = full & ~worse. A third bitmap, `reachable`, is the up-closure of the
+// subspaces still open: neither dominated nor strictly dominated so far, nor surely in p's skyline
+// (made only of columns on which p holds the column's minimum: no q can dominate p there; with
+// ties such subspaces would stay open to the end and keep every q that ties p there alive), nor
+// above max_level. When bit `open` of `reachable` is clear, q could only settle settled subspaces
+// and is skipped without loading its row. `reachable` is refreshed every few rounds of leaves
+// (policy::Gpu) and the refine ends when nothing is open. The
 // remaining leaves of a warp's 32 are found by __ballot_sync and tested one after the other by
 // the whole warp: lane j < d loads column j of q's row (coalesced) and two ballots give
 // le = {j : q[j] <= p[j]} and eq = {j : q[j] == p[j]}; lt = le & ~eq. q dominates p in m iff
 // m <= le and m & lt != 0, strictly iff m <= lt. So lane 0 sets bit lt of `strict`, and only
-// where q ties p on some column (eq != 0) the masks m <= le that meet both lt and eq (dominated,
-// not strictly) are enumerated, spread over the lanes.
+// where q ties p on some column (eq != 0) the masks m <= le that are not submasks of eq are set in
+// `dominated`, a 32-bit word at a time, the words spread over the lanes.
 //
 // The down-closure of `strict` is a zeta transform: per column j, every mask with bit j set ORs
 // into the mask without it. Columns 0..4 are inside a word (one pass per word, no barrier);
@@ -56,6 +61,9 @@ double elapsed(cudaEvent_t from, cudaEvent_t to) {
 }
 constexpr int warps_per_block = block_threads / 32;
 
+// Bitmaps per point: strict, dominated, reachable.
+constexpr std::size_t bitmaps_per_point = 3;
+
 // Bitmap words (32 bits) for masks 0 .. 2^d - 1.
 constexpr std::size_t bitmap_words(int d) noexcept {
   return d <= 5 ? 1 : std::size_t{1} << (d - 5);
@@ -70,10 +78,12 @@ struct KernelArgs {
   int stride;            // floats per padded row
   int d;
   int max_level;
-  std::uint32_t first;            // leaf position of the batch's first point
-  std::uint32_t out_words;        // HashCube words per point
-  Word* out;                      // out_words per point of the batch
-  std::uint32_t* global_bitmaps;  // 2 * bitmap_words(d) per block; only without shared bitmaps
+  float minima[max_skycube_columns];  // per column, the tree's smallest value
+  std::uint32_t first;                // leaf position of the batch's first point
+  std::uint32_t out_words;            // HashCube words per point
+  Word* out;                          // out_words per point of the batch
+  std::uint32_t*
+      global_bitmaps;  // bitmaps_per_point * bitmap_words(d) per block; only without shared bitmaps
 };
 
 // Bits are read while other warps set them (monotone, so a stale 0 only costs work): relaxed
@@ -94,6 +104,21 @@ __device__ __forceinline__ Mask better(Mask qm, Mask qq, Mask qo, Mask pm, Mask 
   const Mask same_half = ~(qm ^ pm);
   const Mask same_quarter = same_half & ~(qq ^ pq);
   return (~qm & pm) | (same_half & ~qq & pq) | (same_quarter & ~qo & po);
+}
+
+// ORs `bits` into word w, reading first: late in a point's refine most are set already.
+__device__ __forceinline__ void or_word(std::uint32_t* words, Mask w, std::uint32_t bits) {
+  const std::uint32_t have =
+      cuda::atomic_ref<std::uint32_t, cuda::thread_scope_block>(words[w]).load(cuda::memory_order_relaxed);
+  if ((bits & ~have) != 0) atomicOr(&words[w], bits);
+}
+
+// Bit i set iff i is a submask of x (x < 32): each set bit j of x doubles the pattern upwards.
+__device__ __forceinline__ std::uint32_t low_submasks(Mask x) {
+  std::uint32_t pattern = 1;
+  for (int j = 0; j < 5; ++j)
+    if ((x >> j) & 1u) pattern |= pattern << (1 << j);
+  return pattern;
 }
 
 // The t-th submask of `mask` (bits of t deposited into the set bits of mask).
@@ -125,20 +150,58 @@ __device__ void close_down(std::uint32_t* bits, int d, std::size_t words) {
   }
 }
 
+// reachable = the up-closure of the open subspaces: not dominated, not strictly dominated (strict
+// is closed), not surely in p's skyline (the submasks of `sure`, the columns where p holds the
+// minimum). Every thread of the block calls it; it ends with a barrier.
+__device__ void rebuild_reachable(const std::uint32_t* strict, const std::uint32_t* dominated,
+                                  std::uint32_t* reachable, int d, std::size_t words, Mask sure) {
+  constexpr std::uint32_t high[5] = {0xAAAAAAAAu, 0xCCCCCCCCu, 0xF0F0F0F0u, 0xFF00FF00u, 0xFFFF0000u};
+  const int in_word = d < 5 ? d : 5;
+  const std::uint32_t valid = d >= 5 ? ~0u : (1u << (1u << d)) - 1;
+  const Mask sure_high = sure >> 5;
+  const std::uint32_t sure_low = low_submasks(sure & 31);
+  for (std::size_t k = threadIdx.x; k < words; k += blockDim.x) {
+    const std::uint32_t settled_sure = (k & ~sure_high) == 0 ? sure_low : 0u;
+    std::uint32_t w = ~(dominated[k] | strict[k] | settled_sure) & valid;
+    for (int j = 0; j < in_word; ++j) w |= (w & ~high[j]) << (1 << j);
+    reachable[k] = w;
+  }
+  __syncthreads();
+  for (int j = 5; j < d; ++j) {
+    const std::size_t h = std::size_t{1} << (j - 5);
+    for (std::size_t t = threadIdx.x; t < words / 2; t += blockDim.x) {
+      const std::size_t k = (t / h) * 2 * h + t % h;
+      reachable[k + h] |= reachable[k];
+    }
+    __syncthreads();
+  }
+}
+
 template <bool SharedBitmaps>
 __global__ void __launch_bounds__(block_threads) mdmc_kernel(KernelArgs a) {
   extern __shared__ std::uint32_t shared_bitmaps[];
   const std::size_t words = bitmap_words(a.d);
-  std::uint32_t* strict = SharedBitmaps ? shared_bitmaps : a.global_bitmaps + 2 * words * blockIdx.x;
+  std::uint32_t* strict =
+      SharedBitmaps ? shared_bitmaps : a.global_bitmaps + bitmaps_per_point * words * blockIdx.x;
   std::uint32_t* dominated = strict + words;
+  std::uint32_t* reachable = dominated + words;
   const std::uint32_t i = a.first + blockIdx.x;
   const int lane = static_cast<int>(threadIdx.x & 31);
   const int warp = static_cast<int>(threadIdx.x >> 5);
   const Mask full = a.d >= 32 ? ~Mask{0} : (Mask{1} << a.d) - 1;
 
-  for (std::size_t k = threadIdx.x; k < 2 * words; k += blockDim.x) strict[k] = 0;
+  // dominated starts with the empty subspace and the levels above max_level (never wanted: the
+  // cube ignores their bits), so they keep no leaf alive.
+  for (std::size_t k = threadIdx.x; k < words; k += blockDim.x) {
+    std::uint32_t beyond = k == 0 ? 1u : 0u;
+    for (int b = 0; b < 32; ++b)
+      if (__popc(static_cast<unsigned>(k)) + __popc(b) > a.max_level) beyond |= 1u << b;
+    strict[k] = 0;
+    dominated[k] = beyond;
+  }
   const Mask pm = a.median[i], pq = a.quartile[i], po = a.octile[i];
   const float p_value = lane < a.d ? a.rows[std::size_t{i} * a.stride + lane] : 0.0f;
+  const Mask sure = __ballot_sync(full_warp, lane < a.d && p_value == a.minima[lane]);
   __syncthreads();
 
   // FILTER: label-only strict dominance. better(p, p) == 0, so p never counts itself.
@@ -148,36 +211,57 @@ __global__ void __launch_bounds__(block_threads) mdmc_kernel(KernelArgs a) {
   }
   __syncthreads();
   close_down(strict, a.d, words);
+  rebuild_reachable(strict, dominated, reachable, a.d, words, sure);
 
-  // REFINE: warp-uniform loop over groups of 32 leaves, so every vote has all lanes active.
-  for (std::uint32_t base = static_cast<std::uint32_t>(warp) * 32; base < a.leaves;
-       base += warps_per_block * 32) {
-    const std::uint32_t k = base + static_cast<std::uint32_t>(lane);
-    bool need = false;
-    if (k < a.leaves && k != i) {
-      const Mask worse = better(pm, pq, po, a.median[k], a.quartile[k], a.octile[k]);
-      const Mask open = full & ~worse;
-      need = open != 0 && !test_bit(strict, open);
-    }
-    for (unsigned pending = __ballot_sync(full_warp, need); pending != 0; pending &= pending - 1) {
-      const std::uint32_t q = base + static_cast<std::uint32_t>(__ffs(pending) - 1);
-      const float v = lane < a.d ? a.rows[std::size_t{q} * a.stride + lane] : 0.0f;
-      const Mask le = __ballot_sync(full_warp, lane < a.d && v <= p_value);
-      const Mask eq = __ballot_sync(full_warp, lane < a.d && v == p_value);
-      const Mask lt = le & ~eq;
-      if (lt == 0) continue;  // q is nowhere better: duplicates of p, or worse somewhere only
-      // One read broadcast, so the whole warp takes the same branch.
-      const bool settled = __shfl_sync(full_warp, lane == 0 ? test_bit(strict, le) : false, 0);
-      if (settled) continue;  // p is strictly dominated in le, so in all q could add
-      if (lane == 0) set_bit(strict, lt);
-      if (eq == 0) continue;
-      // Ties: m <= le meeting both lt and eq is dominated but not strictly.
-      const std::uint32_t count = 1u << __popc(le);
-      for (std::uint32_t t = static_cast<std::uint32_t>(lane); t < count; t += 32) {
-        const Mask m = deposit(t, le);
-        if ((m & lt) != 0 && (m & eq) != 0 && __popc(m) <= a.max_level) set_bit(dominated, m);
+  // REFINE: rounds of block_threads leaves, a warp's 32 at a time (warp-uniform, so every vote
+  // has all lanes active); `reachable` is refreshed every few rounds, and the refine stops when
+  // nothing is open any more.
+  constexpr std::uint32_t round = warps_per_block * 32;
+  const auto by_size = static_cast<std::uint32_t>(words / policy::Gpu::mdmc_rebuild_words_per_round);
+  const std::uint32_t rounds =
+      by_size > policy::Gpu::mdmc_rebuild_rounds ? by_size : policy::Gpu::mdmc_rebuild_rounds;
+  for (std::uint32_t start = 0; start < a.leaves && test_bit(reachable, full); start += rounds * round) {
+    for (std::uint32_t r = 0; r < rounds; ++r) {
+      const std::uint32_t base = start + r * round + static_cast<std::uint32_t>(warp) * 32;
+      if (base >= a.leaves) break;
+      const std::uint32_t k = base + static_cast<std::uint32_t>(lane);
+      bool need = false;
+      if (k < a.leaves && k != i) {
+        const Mask worse = better(pm, pq, po, a.median[k], a.quartile[k], a.octile[k]);
+        need = test_bit(reachable, full & ~worse);  // q dominates p only in submasks of that
+      }
+      for (unsigned pending = __ballot_sync(full_warp, need); pending != 0; pending &= pending - 1) {
+        const std::uint32_t q = base + static_cast<std::uint32_t>(__ffs(pending) - 1);
+        const float v = lane < a.d ? a.rows[std::size_t{q} * a.stride + lane] : 0.0f;
+        const Mask le = __ballot_sync(full_warp, lane < a.d && v <= p_value);
+        const Mask eq = __ballot_sync(full_warp, lane < a.d && v == p_value);
+        const Mask lt = le & ~eq;
+        if (lt == 0) continue;  // q is nowhere better: duplicates of p, or worse somewhere only
+        // One read broadcast, so the whole warp takes the same branch: p strictly dominated in
+        // le (so in all q could add), or no open subspace within le.
+        const bool settled =
+            __shfl_sync(full_warp, lane == 0 ? test_bit(strict, le) || !test_bit(reachable, le) : false, 0);
+        if (settled) continue;
+        if (lane == 0) set_bit(strict, lt);
+        if (eq == 0) continue;
+        // Ties: every m <= le that is not a submask of eq (so meets lt) is dominated, a word at a
+        // time: word w (m's high bits, a submask of le's) takes the submasks of le's low five
+        // bits, less those of eq's where w is also a submask of eq's high bits. 2^|le >> 5| word
+        // ORs spread over the lanes, not 2^|le| bits.
+        const Mask le_high = le >> 5;
+        const Mask eq_high = eq >> 5;
+        const std::uint32_t le_low = low_submasks(le & 31);
+        const std::uint32_t eq_low = low_submasks(eq & 31);
+        const std::uint32_t count = 1u << __popc(le_high);
+        for (std::uint32_t t = static_cast<std::uint32_t>(lane); t < count; t += 32) {
+          const Mask w = deposit(t, le_high);
+          or_word(dominated, w, (w & ~eq_high) == 0 ? le_low & ~eq_low : le_low);
+        }
       }
     }
+    __syncthreads();
+    close_down(strict, a.d, words);
+    rebuild_reachable(strict, dominated, reachable, a.d, words, sure);
   }
   __syncthreads();
   close_down(strict, a.d, words);
@@ -204,7 +288,7 @@ class MdmcGpuState {
     const std::size_t s = tree.size();
     words_ = bitmap_words(d);
     out_words_ = words_for(d);
-    shared_bytes_ = 2 * words_ * sizeof(std::uint32_t);
+    shared_bytes_ = bitmaps_per_point * words_ * sizeof(std::uint32_t);
     int optin = 0;
     SEXTANT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal_));
     global_bitmaps_ = options.force_global_bitmaps || shared_bytes_ > static_cast<std::size_t>(optin);
@@ -227,7 +311,7 @@ class MdmcGpuState {
     const std::size_t row_floats = s * static_cast<std::size_t>(tree.stride());
     rows_ = gpu::DeviceBuffer<float>(row_floats);
     for (auto& o : out_) o = gpu::DeviceBuffer<Word>(batch_ * out_words_);
-    if (global_bitmaps_) bitmaps_ = gpu::DeviceBuffer<std::uint32_t>(batch_ * 2 * words_);
+    if (global_bitmaps_) bitmaps_ = gpu::DeviceBuffer<std::uint32_t>(batch_ * bitmaps_per_point * words_);
     SEXTANT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     for (auto& e : done_) SEXTANT_CUDA_CHECK(cudaEventCreate(&e));
     for (auto& e : started_) SEXTANT_CUDA_CHECK(cudaEventCreate(&e));
@@ -311,6 +395,7 @@ class MdmcGpuState {
     a.stride = tree_->stride();
     a.d = tree_->dims();
     a.max_level = max_level_;
+    std::copy(tree_->minima().begin(), tree_->minima().end(), a.minima);
     a.first = static_cast<std::uint32_t>(first);
     a.out_words = static_cast<std::uint32_t>(out_words_);
     a.out = out_[slot].data();

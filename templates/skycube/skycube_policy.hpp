@@ -90,9 +90,10 @@ struct Gpu {
   // Threads per block of the MDMC filter/refine kernel (one block per point of S+) and of the
   // quad tree's gather, key and leaf kernels.
   static constexpr int mdmc_block_threads = 256;
-  // The MDMC kernel refreshes its bitmap of still-open subspaces every mdmc_rebuild_rounds rounds
-  // of mdmc_block_threads leaves, and at least one round per mdmc_rebuild_words_per_round bitmap
-  // words (a refresh costs O(d 2^d / 32) word operations).
+  // The MDMC kernel first refreshes its bitmap of still-open subspaces after mdmc_rebuild_rounds
+  // rounds of mdmc_block_threads leaves, or one round per mdmc_rebuild_words_per_round bitmap words
+  // if that is more (a refresh costs O(d 2^d / 32) word operations), then after twice as many
+  // rounds each time.
   static constexpr std::uint32_t mdmc_rebuild_rounds = 4;
   static constexpr std::size_t mdmc_rebuild_words_per_round = 64;
   static constexpr int quad_tree_block_threads = 256;

@@ -30,7 +30,9 @@ std::string format_phases(const PhaseTimes& phases) {
   std::string out;
   for (const auto& p : phases.phases()) {
     char buf[96];
-    std::snprintf(buf, sizeof buf, "%s%s %.3f s", out.empty() ? "" : ", ", p.name.c_str(), p.seconds);
+    // A tenth of a millisecond below 0.1 s: short phases are what a reader compares there.
+    std::snprintf(buf, sizeof buf, "%s%s %.*f s", out.empty() ? "" : ", ", p.name.c_str(),
+                  p.seconds < 0.1 ? 4 : 3, p.seconds);
     out += buf;
   }
   return out;

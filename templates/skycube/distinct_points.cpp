@@ -5,6 +5,8 @@
 #include <bit>
 #include <utility>
 
+#include "templates/skycube/skycube_policy.hpp"
+
 namespace sextant::skycube::detail {
 namespace {
 
@@ -50,66 +52,108 @@ bool likely_duplicates(const Dataset& data) {
   return std::adjacent_find(sample.begin(), sample.end()) != sample.end();  // equal hashes: likely
 }
 
+// Groups of equal rows by open addressing, at most half full, grown fourfold as groups appear
+// (tie-heavy data has few: the table stays in cache and costs no page faults). A slot holds the
+// hash's high half beside the group's number + 1 (0: empty), so rows are compared only when those
+// match. Groups are numbered in the order they are added.
+class GroupTable {
+ public:
+  explicit GroupTable(const Dataset& data) : data_(&data), table_(initial_slots, 0) {}
+
+  // The group of row `id` (whose hash is `hash`); a new group has `id` as its first row.
+  std::uint32_t find_or_add(std::uint64_t hash, PointId id) {
+    const std::uint64_t tag = hash >> 32 << 32;
+    const float* row = data_->row(id);
+    for (std::size_t slot = hash & (slots() - 1);; slot = (slot + 1) & (slots() - 1)) {
+      const std::uint64_t entry = table_[slot];
+      if (entry == 0) return add(slot, hash, id);
+      const auto g = static_cast<std::uint32_t>(entry) - 1;
+      if ((entry >> 32 << 32) == tag && same_row(data_->row(first_[g]), row, data_->dims())) return g;
+    }
+  }
+  void prefetch(std::uint64_t hash) const {
+    if (slots() > cached_slots) __builtin_prefetch(&table_[hash & (slots() - 1)], 1);
+  }
+  const std::vector<PointId>& first() const noexcept { return first_; }          // per group
+  const std::vector<std::uint64_t>& hashes() const noexcept { return hashes_; }  // per group
+
+ private:
+  static constexpr std::size_t initial_slots = std::size_t{1} << 12;
+  static constexpr std::size_t cached_slots = std::size_t{1} << 15;
+
+  std::size_t slots() const noexcept { return table_.size(); }
+  std::uint32_t add(std::size_t slot, std::uint64_t hash, PointId id) {
+    const auto g = static_cast<std::uint32_t>(first_.size());
+    first_.push_back(id);
+    hashes_.push_back(hash);
+    if (2 * first_.size() <= slots()) {
+      table_[slot] = (hash >> 32 << 32) | (g + 1);
+    } else {  // regrow: every group again, this one included
+      table_.assign(4 * slots(), 0);
+      for (std::size_t k = 0; k < first_.size(); ++k) {
+        std::size_t at = hashes_[k] & (slots() - 1);
+        while (table_[at] != 0) at = (at + 1) & (slots() - 1);
+        table_[at] = (hashes_[k] >> 32 << 32) | (k + 1);
+      }
+    }
+    return g;
+  }
+
+  const Dataset* data_;
+  std::vector<std::uint64_t> table_;
+  std::vector<PointId> first_;
+  std::vector<std::uint64_t> hashes_;
+};
+
+// Rows [begin, end) into `table`, group[i] = their group. The hashes are computed a block ahead
+// (independent rows: the core overlaps them) and the table's slots prefetched a few rows ahead.
+void group_rows(const Dataset& data, std::size_t begin, std::size_t end, GroupTable& table,
+                std::uint32_t* group) {
+  constexpr std::size_t block = 256;
+  constexpr std::size_t ahead = 16;
+  std::array<std::uint64_t, block> hashes;
+  for (std::size_t b = begin; b < end; b += block) {
+    const std::size_t e = std::min(end, b + block);
+    for (std::size_t i = b; i < e; ++i)
+      hashes[i - b] = hash_row(data.row(static_cast<PointId>(i)), data.dims());
+    for (std::size_t i = b; i < e; ++i) {
+      if (i + ahead < e) table.prefetch(hashes[i + ahead - b]);
+      group[i] = table.find_or_add(hashes[i - b], static_cast<PointId>(i));
+    }
+  }
+}
+
 }  // namespace
 
-DistinctPoints::DistinctPoints(const Dataset& data) : original_(&data) {
+DistinctPoints::DistinctPoints(const Dataset& data, TeamRef team) : original_(&data) {
   const std::size_t n = data.size();
   const int d = data.dims();
   if (n < 2) return;
   if (!likely_duplicates(data)) return;
-  // Open addressing, at most half full, grown fourfold as groups appear (tie-heavy data has few:
-  // the table stays in cache and costs no page faults). A slot holds the hash's high half beside
-  // the group's number + 1 (0: empty), so rows are compared only when those match. The rows'
-  // hashes are computed a block ahead (independent rows: the core overlaps them) and, once the
-  // table outgrows the cache, its slots are prefetched a few rows ahead. Groups are numbered in
-  // order of their first (smallest) id.
-  constexpr std::size_t block = 256;
-  constexpr std::size_t ahead = 16;
-  constexpr std::size_t cached_slots = std::size_t{1} << 15;
-  std::size_t slots = std::min(std::bit_ceil(2 * n), std::size_t{1} << 12);
-  std::vector<std::uint64_t> table(slots, 0);
-  std::vector<std::uint64_t> group_hash;  // per group: its rows' hash (to regrow the table)
+  // Consecutive row ranges are grouped on the team's workers, each into a table of its own; the
+  // ranges' groups then go, range by range and each range's in order, into one table, so groups
+  // keep the order of their first (smallest) id; last, every row's group is renumbered.
   std::vector<std::uint32_t> group(n);
+  const std::size_t ranges = std::clamp<std::size_t>(n / policy::DuplicateCollapse::min_rows_per_range, 1,
+                                                     static_cast<std::size_t>(std::max(1, team.workers())));
+  const auto range_begin = [&](std::size_t r) { return n * r / ranges; };
+  std::vector<GroupTable> tables(ranges, GroupTable(data));
+  team.run_tasks(ranges, [&](std::size_t r, int) {
+    group_rows(data, range_begin(r), range_begin(r + 1), tables[r], group.data());
+  });
   std::vector<PointId> first;  // per group: its smallest id
-  const auto place = [&](std::uint64_t hash, std::uint64_t entry) {
-    std::size_t slot = hash & (slots - 1);
-    while (table[slot] != 0) slot = (slot + 1) & (slots - 1);
-    table[slot] = entry;
-  };
-  std::array<std::uint64_t, block> hashes;
-  for (std::size_t begin = 0; begin < n; begin += block) {
-    const std::size_t end = std::min(n, begin + block);
-    for (std::size_t i = begin; i < end; ++i)
-      hashes[i - begin] = hash_row(data.row(static_cast<PointId>(i)), d);
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::uint64_t hash = hashes[i - begin];
-      if (slots > cached_slots && i + ahead < end)
-        __builtin_prefetch(&table[hashes[i + ahead - begin] & (slots - 1)], 1);
-      const float* row = data.row(static_cast<PointId>(i));
-      const std::uint64_t tag = hash >> 32 << 32;
-      for (std::size_t slot = hash & (slots - 1);; slot = (slot + 1) & (slots - 1)) {
-        const std::uint64_t entry = table[slot];
-        if (entry == 0) {
-          group[i] = static_cast<std::uint32_t>(first.size());
-          first.push_back(static_cast<PointId>(i));
-          group_hash.push_back(hash);
-          if (2 * first.size() <= slots) {
-            table[slot] = tag | first.size();
-          } else {  // regrow: every group again, this one included
-            slots *= 4;
-            table.assign(slots, 0);
-            for (std::size_t g = 0; g < first.size(); ++g)
-              place(group_hash[g], (group_hash[g] >> 32 << 32) | (g + 1));
-          }
-          break;
-        }
-        const auto g = static_cast<std::uint32_t>(entry);
-        if ((entry >> 32 << 32) == tag && same_row(data.row(first[g - 1]), row, d)) {
-          group[i] = g - 1;
-          break;
-        }
-      }
-    }
+  if (ranges == 1) {
+    first = tables[0].first();
+  } else {
+    GroupTable all(data);
+    std::vector<std::vector<std::uint32_t>> renumber(ranges);
+    for (std::size_t r = 0; r < ranges; ++r)
+      for (std::size_t g = 0; g < tables[r].first().size(); ++g)
+        renumber[r].push_back(all.find_or_add(tables[r].hashes()[g], tables[r].first()[g]));
+    team.run_tasks(ranges, [&](std::size_t r, int) {
+      for (std::size_t i = range_begin(r); i < range_begin(r + 1); ++i) group[i] = renumber[r][group[i]];
+    });
+    first = all.first();
   }
   if (first.size() == n) return;  // all distinct: run on `data` itself
 

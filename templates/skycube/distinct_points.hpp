@@ -18,10 +18,10 @@ namespace sextant::skycube::detail {
 
 class DistinctPoints {
  public:
-  // Groups the rows of `data` (which must outlive this) by their vector, in one pass with a hash
-  // table; without duplicates (or when a sample of a large dataset finds none) nothing is copied
-  // and data() is `data` itself.
-  explicit DistinctPoints(const Dataset& data);
+  // Groups the rows of `data` (which must outlive this) by their vector, with hash tables on the
+  // workers of `team` (ranges of rows) merged in row order; without duplicates (or when a sample of
+  // a large dataset finds none) nothing is copied and data() is `data` itself.
+  explicit DistinctPoints(const Dataset& data, TeamRef team = {});
 
   bool has_duplicates() const noexcept { return !offsets_.empty(); }
   // The representatives (the smallest id of each group, in ascending order), all-min columns.

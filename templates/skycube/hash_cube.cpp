@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "templates/skycube/skycube_policy.hpp"
 
 namespace sextant::skycube {
 namespace {
@@ -352,14 +353,54 @@ HashCube HashCube::with_groups(std::size_t n_points, std::span<const std::uint32
                           " points expanded to " + std::to_string(n_points));
   HashCube cube(d_, n_points, max_level_);
   const std::size_t word_count = words_.size();
+  // A word whose groups hold a large share of all points is filled by one pass over the ids in
+  // ascending order (each id to its group's key: already sorted); the others pack (key, id) pairs
+  // of their members and sort them. The pass needs each id's group, built once.
+  std::vector<std::size_t> expanded(word_count, 0);
+  bool any_scan = false;
+  for (std::size_t w = 0; w < word_count; ++w) {
+    for (const PointId g : words_[w].ids) expanded[w] += offsets[g + 1] - offsets[g];
+    any_scan = any_scan || expanded[w] * policy::GroupExpansion::scan_share >= n_points;
+  }
+  constexpr std::uint32_t no_group = 0xFFFFFFFFu;
+  std::vector<std::uint32_t> group_of;
+  if (any_scan) {
+    group_of.assign(n_points, no_group);
+    for (std::size_t g = 0; g + 1 < offsets.size(); ++g)
+      for (std::uint32_t m = offsets[g]; m < offsets[g + 1]; ++m)
+        group_of[members[m]] = static_cast<std::uint32_t>(g);
+  }
   const std::size_t workers =
       std::min<std::size_t>(word_count, static_cast<std::size_t>(std::max(team.workers(), 1)));
   std::atomic<std::size_t> next{0};
   const auto work = [&](std::size_t) {
     std::vector<std::uint64_t> packed;
     std::vector<std::uint64_t> scratch;
+    std::vector<std::uint32_t> key_index;  // per group: its key's index in this word, or no_group
     for (std::size_t w; (w = next.fetch_add(1)) < word_count;) {
       const WordIndex& from = words_[w];
+      WordIndex& index = cube.words_[w];
+      if (expanded[w] * policy::GroupExpansion::scan_share >= n_points) {
+        key_index.assign(n_, no_group);
+        index.keys = from.keys;
+        index.offsets.assign(1, 0);
+        for (std::size_t k = 0; k < from.keys.size(); ++k) {
+          std::uint32_t size = 0;
+          for (std::uint32_t i = from.offsets[k]; i < from.offsets[k + 1]; ++i) {
+            key_index[from.ids[i]] = static_cast<std::uint32_t>(k);
+            size += offsets[from.ids[i] + 1] - offsets[from.ids[i]];
+          }
+          index.offsets.push_back(index.offsets.back() + size);
+        }
+        index.ids.resize(index.offsets.back());
+        std::vector<std::uint32_t> fill(index.offsets.begin(), index.offsets.end() - 1);
+        for (std::size_t id = 0; id < n_points; ++id) {
+          const std::uint32_t g = group_of[id];
+          if (g == no_group || key_index[g] == no_group) continue;
+          index.ids[fill[key_index[g]]++] = static_cast<PointId>(id);
+        }
+        continue;
+      }
       packed.clear();
       for (std::size_t k = 0; k < from.keys.size(); ++k)
         for (std::uint32_t i = from.offsets[k]; i < from.offsets[k + 1]; ++i) {
@@ -368,7 +409,6 @@ HashCube HashCube::with_groups(std::size_t n_points, std::span<const std::uint32
             packed.push_back(pack(from.keys[k], members[m]));
         }
       sort_packed(packed, scratch);
-      WordIndex& index = cube.words_[w];
       index.ids.reserve(packed.size());
       for (const std::uint64_t x : packed) {
         if (index.keys.empty() || key_of(x) != index.keys.back()) {

@@ -189,7 +189,7 @@ SkycubeResult run_lattice(std::string name, const Dataset& data, int max_level, 
   result.template_name = std::move(name);
   Stopwatch clock;
   // Every step below sees one point per distinct vector (timed with the extended skyline).
-  const DistinctPoints distinct(data);
+  const DistinctPoints distinct(data, host);
   const Dataset& points = distinct.data();
   LatticeRun run(points, max_level, rule);
   const int d = run.dims();

@@ -58,7 +58,7 @@ SkycubeResult run_mdmc(const Dataset& data, int max_level, Extended& extended, T
 
   Stopwatch clock;
   // Every step below sees one point per distinct vector (timed with the extended skyline).
-  const DistinctPoints distinct(data);
+  const DistinctPoints distinct(data, team);
   const Dataset& points = distinct.data();
   const std::vector<PointId> skyline = extended.extended_skyline(points);
   result.extended_skyline_size = distinct.original_count(skyline);

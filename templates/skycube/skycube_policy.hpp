@@ -25,6 +25,18 @@ struct TemplateChoice {
   static constexpr double tie_distinct_share = 0.5;
 };
 
+// Collapsing exact duplicates (DistinctPoints): ranges of at least this many rows, one per worker.
+struct DuplicateCollapse {
+  static constexpr std::size_t min_rows_per_range = std::size_t{1} << 16;
+};
+
+// Expanding a cube over distinct vectors to every member of each group (HashCube::with_groups):
+// a word whose groups hold at least 1/scan_share of all points is filled by one pass over every
+// id; the others sort their (key, id) pairs (about four radix passes over what they hold).
+struct GroupExpansion {
+  static constexpr std::size_t scan_share = 4;
+};
+
 // ---- the scheduler's layout and chunks --------------------------------------------------------
 
 // MDMC's chunks of S+ per device kind: a CPU core settles a point in microseconds to milliseconds;

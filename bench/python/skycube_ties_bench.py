@@ -27,18 +27,12 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from skyline_bench import load  # noqa: E402  (the generator's binary files)
+
 DEFAULT_WORKLOADS = ("ties:3:200000:2,ties:3:200000:4,ties:3:200000:6:mixed,"
                      "indep:200000:2,indep:200000:4,indep:200000:6")
 PHASES = ("extended skyline", "lattice", "quad tree", "filter+refine", "hashcube")
-
-
-def load(path):
-    import numpy as np
-    with open(path, "rb") as f:
-        header = f.read(24)
-    n = int.from_bytes(header[8:16], "little")
-    d = int.from_bytes(header[16:20], "little")
-    return np.fromfile(path, dtype="<f4", offset=24).reshape(n, d)
 
 
 def subspaces(d):

@@ -1,6 +1,9 @@
 #include "core/dataset.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "core/error.hpp"
@@ -36,6 +39,23 @@ namespace {
   throw Error(ErrorKind::bad_input, origin + ": row " + std::to_string(i) + ", column " + std::to_string(j) +
                                         ": value is " + (std::isnan(v) ? "NaN" : "infinite") +
                                         "; every value must be finite");
+}
+
+// Blocks of values checked without a branch (the loop vectorises); the error names the first bad
+// value, found again in its block.
+void check_finite(const std::string& origin, std::size_t n, int d, const float* values) {
+  constexpr std::uint32_t exponent = 0x7F800000;  // all ones: infinite or NaN
+  constexpr std::size_t block = 1024;
+  const std::size_t count = n * static_cast<std::size_t>(d);
+  for (std::size_t begin = 0; begin < count; begin += block) {
+    const std::size_t end = std::min(count, begin + block);
+    bool bad = false;
+    for (std::size_t i = begin; i < end; ++i)
+      bad |= (std::bit_cast<std::uint32_t>(values[i]) & exponent) == exponent;
+    if (bad)
+      for (std::size_t i = begin; i < end; ++i)
+        if (!std::isfinite(values[i])) not_finite(origin, i / d, static_cast<int>(i % d), values[i]);
+  }
 }
 
 }  // namespace
@@ -76,16 +96,20 @@ Dataset Dataset::view(std::size_t n, int d, std::span<const float> values, std::
   if (values.size() != n * static_cast<std::size_t>(d))
     throw Error::internal("Dataset::view: " + std::to_string(values.size()) + " values for " +
                           std::to_string(n) + " x " + std::to_string(d));
-  // One branch per row (the checks of a row vectorise); the error names the first bad value.
-  for (std::size_t i = 0; i < n; ++i) {
-    const float* row = values.data() + i * static_cast<std::size_t>(d);
-    bool finite = true;
-    for (int j = 0; j < d; ++j) finite &= std::isfinite(row[j]);
-    if (!finite)
-      for (int j = 0; j < d; ++j)
-        if (!std::isfinite(row[j])) not_finite(out.origin_, i, j, row[j]);
-  }
+  check_finite(out.origin_, n, d, values.data());
   out.data_ = values.data();
+  return out;
+}
+
+Dataset Dataset::adopt(std::size_t n, int d, AlignedBuffer<float> values, std::vector<Preference> preferences,
+                       std::string origin) {
+  Dataset out(n, d, std::move(preferences), std::move(origin));
+  if (values.size() != n * static_cast<std::size_t>(d))
+    throw Error::internal("Dataset::adopt: " + std::to_string(values.size()) + " values for " +
+                          std::to_string(n) + " x " + std::to_string(d));
+  check_finite(out.origin_, n, d, values.data());
+  out.values_ = std::move(values);
+  out.data_ = out.values_.data();
   return out;
 }
 

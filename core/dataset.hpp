@@ -30,6 +30,10 @@ class Dataset {
   // A dataset over the caller's values, without a copy (every column "min"): the caller keeps
   // them alive and unchanged while the dataset or a copy of it is used. The same checks as above.
   static Dataset view(std::size_t n, int d, std::span<const float> values, std::string origin = "dataset");
+  // A dataset that takes over `values` without a copy: n * d values, row-major, already in
+  // minimisation form (the max columns negated). The same checks as above.
+  static Dataset adopt(std::size_t n, int d, AlignedBuffer<float> values,
+                       std::vector<Preference> preferences = {}, std::string origin = "dataset");
 
   Dataset(const Dataset& other);
   Dataset& operator=(const Dataset& other);

@@ -41,10 +41,20 @@ Dataset read_binary(InputFile& file, const std::vector<Preference>& preferences)
   const std::string shape = "n = " + std::to_string(n) + ", d = " + std::to_string(d);
   reader.expect_payload(n, std::uint64_t{4} * d, shape);
   if (n > 0xFFFFFFFEu) reader.fail("header says " + shape + ": at most 4294967294 points (32-bit ids)");
-  std::vector<float> values;
-  reader.read_payload(values);
+  if (!file.size()) {  // a pipe: read in growing chunks, so a corrupt header cannot allocate much
+    std::vector<float> values;
+    reader.read_payload(values);
+    reader.check_nothing_follows();
+    return Dataset(static_cast<std::size_t>(n), static_cast<int>(d), values, preferences, file.path());
+  }
+  AlignedBuffer<float> values(static_cast<std::size_t>(n) * d);
+  reader.read_payload_of_file(values.data());
   reader.check_nothing_follows();
-  return Dataset(static_cast<std::size_t>(n), static_cast<int>(d), values, preferences, file.path());
+  for (std::uint32_t j = 0; j < preferences.size(); ++j)
+    if (preferences[j] == Preference::max)
+      for (std::size_t i = j; i < values.size(); i += d) values[i] = -values[i];
+  return Dataset::adopt(static_cast<std::size_t>(n), static_cast<int>(d), std::move(values), preferences,
+                        file.path());
 }
 
 void write_binary(const std::string& path, const Dataset& data) {
@@ -88,7 +98,7 @@ Dataset read_dataset(const std::string& path, const CsvOptions& options) {
   InputFile file(path);  // opened once: a FIFO cannot be probed and then opened again
   if (file.peek(sizeof binary_magic) == std::string_view(binary_magic, sizeof binary_magic))
     return read_binary(file, options.preferences);
-  return parse_csv(read_text(file), path, options);
+  return parse_csv(InputText(file).view(), path, options);
 }
 
 }  // namespace sextant::datagen

@@ -82,6 +82,13 @@ class BinaryReader {
       if (got != take * sizeof(T)) short_read(old * sizeof(T) + got);
     }
   }
+  // A regular file's payload (fixed by expect_payload) into `out`, which holds that many bytes
+  // and need not be zeroed, on every core (InputFile::read_on_every_core).
+  void read_payload_of_file(void* out) {
+    const auto bytes = static_cast<std::size_t>(payload_bytes_);
+    const std::size_t got = file_.read_on_every_core(out, bytes);
+    if (got != bytes) short_read(got);
+  }
   // Throws when anything follows the payload (counted up to 1 MiB).
   void check_nothing_follows();
 

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -105,6 +106,7 @@ class Parser {
                                ") has " + std::to_string(cells) + " values");
     d_ = static_cast<int>(cells);
     detail::check_preference_count(options_.preferences, d_);
+    set_signs();
 
     // Every line from the first data row on is one row (a blank one is an error, and the text
     // ends with its last row): the chunks' line counts place each chunk's rows in the result.
@@ -122,7 +124,7 @@ class Parser {
     }
     for (std::size_t k = 0; k < parts.size(); ++k) first_row[k + 1] += first_row[k];
     const std::size_t n = first_row.back();
-    values_.resize(n * cells);
+    AlignedBuffer<float> values(n * cells);  // every value is written by exactly one chunk
     // Each chunk keeps its first error; the earliest chunk's is the file's first.
     std::vector<std::exception_ptr> errors(parts.size());
 #pragma omp parallel for schedule(static, 1) num_threads(team) if (team > 1)
@@ -130,17 +132,25 @@ class Parser {
       const auto at = static_cast<std::size_t>(k);
       try {
         Parser chunk(parts[at], origin_, options_, d_, first_data_line_ + first_row[at], first_data_line_);
-        chunk.parse_rows(values_.data() + first_row[at] * cells);
+        chunk.set_signs();
+        chunk.parse_rows(values.data() + first_row[at] * cells);
       } catch (...) {
         errors[at] = std::current_exception();
       }
     }
     for (const std::exception_ptr& e : errors)
       if (e) std::rethrow_exception(e);
-    return Dataset(n, d_, values_, options_.preferences, origin_);
+    return Dataset::adopt(n, d_, std::move(values), options_.preferences, origin_);
   }
 
  private:
+  // Values are stored in minimisation form: a max column's are negated as they are parsed.
+  void set_signs() {
+    sign_.fill(1.0f);
+    for (std::size_t j = 0; j < options_.preferences.size(); ++j)
+      sign_[j] = options_.preferences[j] == Preference::max ? -1.0f : 1.0f;
+  }
+
   // The next line without its '\n' (a '\r' before it is left to trim()); false at the end.
   bool next_line(std::string_view& line) {
     if (pos_ >= text_.size()) return false;  // text_ never ends with '\n' (see the constructor)
@@ -192,7 +202,7 @@ class Parser {
     for (std::size_t index = 0;; ++index) {
       if (index >= d) ragged(cells.count());
       if (!cells.next_in_place(read_finite)) value = cell_value(cells.next(), index);
-      *out_++ = value;
+      *out_++ = value * sign_[index];
       if (cells.done()) {
         if (index + 1 != d) ragged(index + 1);
         return;
@@ -237,7 +247,7 @@ class Parser {
   std::size_t line_number_ = 0;
   std::size_t first_data_line_ = 0;
   int d_ = 0;
-  std::vector<float> values_;
+  std::array<float, max_columns> sign_;
   float* out_ = nullptr;  // the next value of the rows being parsed
 };
 
@@ -275,7 +285,7 @@ Dataset detail::parse_csv_in_chunks(std::string_view text, const std::string& or
 
 Dataset read_csv(const std::string& path, const CsvOptions& options) {
   InputFile file(path);
-  return parse_csv(read_text(file), path, options);
+  return parse_csv(InputText(file).view(), path, options);
 }
 
 void write_csv(std::ostream& out, const Dataset& data) {

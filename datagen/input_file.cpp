@@ -1,10 +1,12 @@
 #include "datagen/input_file.hpp"
 
 #include <fcntl.h>
+#include <omp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -77,7 +79,95 @@ std::uint64_t InputFile::count_rest(std::uint64_t limit) {
   return count;
 }
 
+namespace {
+
+// A regular file of this size or more is read on every core, in blocks of read_block_bytes.
+constexpr std::size_t parallel_read_min_bytes = std::size_t{1} << 22;
+constexpr std::size_t read_block_bytes = std::size_t{1} << 20;
+
+}  // namespace
+
+std::optional<std::uint64_t> InputFile::bytes_left() const {
+  if (!size_) return std::nullopt;
+  const off_t at = ::lseek(fd_, 0, SEEK_CUR);
+  if (at < 0) throw Error::io(path_, std::string("cannot read: ") + std::strerror(errno));
+  const auto position = static_cast<std::uint64_t>(at);
+  return (*size_ > position ? *size_ - position : 0) + pending_.size();
+}
+
+std::size_t InputFile::read_on_every_core(void* buffer, std::size_t n) {
+  if (!size_ || n < parallel_read_min_bytes) return read(buffer, n);
+  auto* out = static_cast<char*>(buffer);
+  const std::size_t from_pending = std::min(n, pending_.size());
+  std::memcpy(out, pending_.data(), from_pending);
+  pending_.erase(0, from_pending);
+  const off_t start = ::lseek(fd_, 0, SEEK_CUR);
+  if (start < 0) throw Error::io(path_, std::string("cannot read: ") + std::strerror(errno));
+  out += from_pending;
+  const std::size_t rest = n - from_pending;
+  // Each block is read until it is full or the file ends; `end` is the first byte a read found
+  // past the end of the file (the file's end as it is now: it may have shrunk).
+  std::atomic<int> error{0};
+  std::atomic<std::size_t> end{rest};
+  const std::size_t blocks = (rest + read_block_bytes - 1) / read_block_bytes;
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t b = 0; b < static_cast<std::ptrdiff_t>(blocks); ++b) {
+    const std::size_t first = static_cast<std::size_t>(b) * read_block_bytes;
+    const std::size_t last = std::min(rest, first + read_block_bytes);
+    for (std::size_t done = first; done < last && error.load(std::memory_order_relaxed) == 0;) {
+      const ssize_t got = ::pread(fd_, out + done, last - done, start + static_cast<off_t>(done));
+      if (got > 0) {
+        done += static_cast<std::size_t>(got);
+      } else if (got == 0) {
+        for (std::size_t seen = end.load(); done < seen && !end.compare_exchange_weak(seen, done);) {
+        }
+        break;
+      } else if (errno != EINTR) {
+        error.store(errno);
+      }
+    }
+  }
+  if (error.load() != 0) throw Error::io(path_, std::string("read failed: ") + std::strerror(error.load()));
+  if (::lseek(fd_, start + static_cast<off_t>(end.load()), SEEK_SET) < 0)
+    throw Error::io(path_, std::string("cannot read: ") + std::strerror(errno));
+  return from_pending + end.load();
+}
+
+InputText::InputText(InputFile& file) {
+  if (!file.size()) {
+    text_ = read_text(file);
+    return;
+  }
+  // A file that grew since it was opened is read to its end.
+  const auto expected = static_cast<std::size_t>(*file.bytes_left());
+  block_ = std::make_unique_for_overwrite<char[]>(std::max<std::size_t>(expected, 1));
+  size_ = file.read_on_every_core(block_.get(), expected);
+  char extra[1 << 16];
+  for (std::size_t got; size_ == expected && (got = file.read(extra, sizeof extra)) != 0;) {
+    if (block_) {
+      text_.assign(block_.get(), size_);
+      block_.reset();
+    }
+    text_.append(extra, got);
+  }
+  detail::check_line_lengths(view(), file.path());
+}
+
 namespace detail {
+
+void check_line_lengths(std::string_view text, const std::string& origin) {
+  // From each line end, the last line end within the next max_line_bytes + 1 bytes: none there
+  // means the line after it is too long.
+  std::size_t begin = 0;  // the first byte after a line end
+  while (text.size() - begin > max_line_bytes) {
+    const auto* last = static_cast<const char*>(::memrchr(text.data() + begin, '\n', max_line_bytes + 1));
+    if (last == nullptr) {
+      const auto line = static_cast<std::size_t>(std::count(text.data(), text.data() + begin, '\n')) + 1;
+      throw_line_too_long(origin, line);
+    }
+    begin = static_cast<std::size_t>(last - text.data()) + 1;
+  }
+}
 
 void throw_line_too_long(const std::string& origin, std::size_t line) {
   throw Error::in_file(origin, line, 0,

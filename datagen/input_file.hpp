@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <streambuf>
 #include <string>
@@ -29,12 +30,19 @@ class InputFile {
   const std::string& path() const noexcept { return path_; }
   // The size of a regular file; nullopt for pipes, FIFOs and devices.
   std::optional<std::uint64_t> size() const noexcept { return size_; }
+  // The bytes of a regular file not yet consumed (peeked ones included), from its size at opening;
+  // nullopt for pipes, FIFOs and devices.
+  std::optional<std::uint64_t> bytes_left() const;
 
   // The first bytes not yet consumed (fewer than n only at the end of the input); the next
   // read() returns them again.
   std::string_view peek(std::size_t n);
   // Up to n bytes into `buffer`; fewer only at the end of the input. Throws Error::io.
   std::size_t read(void* buffer, std::size_t n);
+  // read() on every core for a regular file from a few MiB on: positional reads of blocks,
+  // each into its part of `buffer` (which need not be zeroed: the pages are first touched by the
+  // thread that fills them). Anything else is read front to back.
+  std::size_t read_on_every_core(void* buffer, std::size_t n);
   // Bytes left, counted up to `limit` (more than `limit` when it stops early).
   std::uint64_t count_rest(std::uint64_t limit);
 
@@ -51,7 +59,24 @@ class InputFile {
 // is longer than max_line_bytes, without reading further.
 std::string read_text(InputFile& file);
 
+// The rest of an input as one block of text, with the line bound of read_text. A regular file is
+// read by every core: positional reads of its ranges straight into memory that is not zeroed
+// first. Pipes, FIFOs and devices are read once, front to back, through read_text.
+class InputText {
+ public:
+  explicit InputText(InputFile& file);
+  std::string_view view() const noexcept { return block_ ? std::string_view(block_.get(), size_) : text_; }
+
+ private:
+  std::unique_ptr<char[]> block_;  // a regular file's bytes
+  std::size_t size_ = 0;
+  std::string text_;  // anything else
+};
+
 namespace detail {
+// Throws throw_line_too_long's error when a line of `text` (counted without its '\n') is longer
+// than max_line_bytes. Looks at a few bytes per max_line_bytes of text.
+void check_line_lengths(std::string_view text, const std::string& origin);
 // The error for a line of `origin` longer than max_line_bytes (1-based line).
 [[noreturn]] void throw_line_too_long(const std::string& origin, std::size_t line);
 // `text` without a leading UTF-8 byte order mark.

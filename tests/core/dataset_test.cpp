@@ -42,6 +42,37 @@ TEST(Dataset, RejectsNonFiniteValuesNamingRowAndColumn) {
   }
 }
 
+// adopt() keeps the caller's buffer (values already in minimisation form) and checks it like
+// the constructor: the first non-finite value is named wherever it lies.
+TEST(Dataset, AdoptTakesTheBufferWithoutACopy) {
+  AlignedBuffer<float> values(2000 * 3);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = i % 3 == 1 ? -static_cast<float>(i) : static_cast<float>(i);
+  const float* const first = values.data();
+  const Dataset ds =
+      Dataset::adopt(2000, 3, std::move(values), {Preference::min, Preference::max, Preference::min});
+  EXPECT_EQ(ds.values().data(), first);
+  EXPECT_FALSE(ds.is_view());
+  EXPECT_EQ(ds(1, 1), -4.0f);
+  EXPECT_EQ(ds.input_value(1, 1), 4.0f);
+  EXPECT_EQ(Dataset(ds)(1999, 2), 5999.0f);  // a copy owns its values
+
+  for (float bad : {std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::infinity()}) {
+    AlignedBuffer<float> broken(2000 * 3);
+    for (std::size_t i = 0; i < broken.size(); ++i) broken[i] = 1.0f;
+    broken[1234 * 3 + 2] = bad;
+    broken[1500 * 3] = bad;
+    try {
+      Dataset::adopt(2000, 3, std::move(broken), {}, "points.csv");
+      ADD_FAILURE() << "accepted a non-finite value";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::bad_input);
+      EXPECT_NE(std::string(e.what()).find("points.csv: row 1234, column 2"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(Dataset::adopt(2, 3, AlignedBuffer<float>(5)), Error);
+}
+
 TEST(Dataset, RejectsBadShapes) {
   EXPECT_THROW(Dataset(0, 0, std::vector<float>{}), Error);
   EXPECT_THROW(Dataset(1, 33, std::vector<float>(33, 0.0f)), Error);
@@ -50,7 +81,8 @@ TEST(Dataset, RejectsBadShapes) {
 }
 
 TEST(Dataset, ParsePreferences) {
-  EXPECT_EQ(parse_preferences("--prefer", "min,max", 2), (std::vector<Preference>{Preference::min, Preference::max}));
+  EXPECT_EQ(parse_preferences("--prefer", "min,max", 2),
+            (std::vector<Preference>{Preference::min, Preference::max}));
   EXPECT_THROW(parse_preferences("--prefer", "min", 2), Error);
   EXPECT_THROW(parse_preferences("--prefer", "min,biggest", 2), Error);
 }

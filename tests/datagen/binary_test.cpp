@@ -126,8 +126,8 @@ TEST_F(BinaryTest, StoresInputValuesAndAppliesPreferencesAtLoad) {
   EXPECT_EQ(as_min(0, 0), 1.0f);  // the file holds the user's values, not the negated ones
   EXPECT_EQ(as_min(2, 0), 5.0f);
 
-  // Larger than one write chunk, with a max column.
-  const GeneratorSpec spec{Distribution::anticorrelated, 10000, 3, 5, 4};
+  // Larger than one write chunk and than a file read on every core (4 MiB), with max columns.
+  const GeneratorSpec spec{Distribution::anticorrelated, 400000, 3, 5, 4};
   const Dataset generated = generate(spec);
   const Dataset mixed(generated.size(), 3, generated.values(),
                       {Preference::min, Preference::max, Preference::max});

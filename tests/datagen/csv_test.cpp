@@ -292,6 +292,17 @@ TEST(CsvChunks, SameDatasetAndSameFirstErrorForEveryChunkCount) {
       ASSERT_EQ(many.dims(), one.dims());
       ASSERT_EQ(values_of(many), values_of(one)) << round << " " << chunks;
     }
+    // Max columns are negated as each chunk parses them.
+    std::vector<Preference> preferences;
+    for (int j = 0; j < d; ++j) preferences.push_back(j % 2 ? Preference::max : Preference::min);
+    const Dataset maxed = detail::parse_csv_in_chunks(text, "t.csv", {CsvHeader::automatic, preferences}, 3);
+    ASSERT_EQ(maxed.size(), one.size());
+    for (std::size_t i = 0; i < rows; ++i)
+      for (int j = 0; j < d; ++j) {
+        const auto id = static_cast<PointId>(i);
+        ASSERT_EQ(maxed(id, j), j % 2 ? -one(id, j) : one(id, j)) << round;
+        ASSERT_EQ(maxed.input_value(id, j), one(id, j)) << round;
+      }
     // One error on a random line (after the header): the same message for every chunk count.
     std::vector<std::size_t> starts = {0};
     for (std::size_t at = text.find('\n'); at != std::string::npos && at + 1 < text.size();

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,8 @@
 #include "datagen/column_file.hpp"
 #include "datagen/csv.hpp"
 #include "datagen/stream_csv.hpp"
-#include "support/fifo_writer.hpp"
 #include "support/error_of.hpp"
+#include "support/fifo_writer.hpp"
 
 namespace sextant::datagen {
 namespace {
@@ -176,6 +177,59 @@ TEST_F(InputFileTest, BinaryFormatsFromAPipeCheckTheirLength) {
     EXPECT_THAT(error_of([&] { read_column_file(path("c3.fifo")); }, ErrorKind::bad_input),
                 HasSubstr("truncated: the file has 30 bytes"));
   }
+}
+
+// A regular file is read on every core in blocks: the same bytes as one front-to-back read, with
+// the peeked bytes included, at sizes around the block and the parallel threshold.
+TEST_F(InputFileTest, InputTextOfAFileIsEveryByteInOrder) {
+  std::mt19937 rng(3);
+  for (const std::size_t size :
+       {std::size_t{0}, std::size_t{1}, std::size_t{1} << 20, (std::size_t{1} << 20) + 1,
+        (std::size_t{4} << 20) - 1, (std::size_t{9} << 20) + 12345}) {
+    std::string bytes(size, '\0');
+    for (char& c : bytes) c = rng() % 50 == 0 ? '\n' : static_cast<char>('a' + rng() % 26);
+    const std::string name = write("t" + std::to_string(size), bytes);
+    InputFile file(name);
+    file.peek(3);
+    EXPECT_TRUE(InputText(file).view() == bytes) << size;
+    InputFile again(name);
+    InputFile once_more(name);
+    const InputText text(again);
+    EXPECT_TRUE(text.view() == read_text(once_more)) << size;
+  }
+  // Bytes consumed by read() are not read again.
+  InputFile file(write("r", "SXTD0123456789"));
+  char magic[4];
+  ASSERT_EQ(file.read(magic, 4), 4u);
+  EXPECT_EQ(InputText(file).view(), "0123456789");
+}
+
+// The line bound of read_text, checked on the whole text: a line of max_line_bytes passes, one
+// byte more fails naming its line, wherever it is (first line, last line without a line end, in a
+// file read on every core).
+TEST_F(InputFileTest, InputTextChecksLineLengths) {
+  const std::string at_limit(max_line_bytes, 'x');
+  const std::string over(max_line_bytes + 1, 'x');
+  const std::string limit = std::to_string(max_line_bytes);
+  std::string many_lines;
+  for (int i = 0; i < 200000; ++i) many_lines += "1,2,3\n";  // 1.2 MB of short lines
+  const auto text_of = [&](const std::string& name, const std::string& bytes) {
+    InputFile file(write(name, bytes));
+    return std::string(InputText(file).view());
+  };
+  EXPECT_EQ(text_of("a", at_limit + "\n" + at_limit).size(), 2 * max_line_bytes + 1);
+  // A '\r' before the line end counts, as in read_text.
+  EXPECT_EQ(text_of("b", many_lines + at_limit.substr(1) + "\r\n" + many_lines).size(),
+            2 * many_lines.size() + max_line_bytes + 1);
+  EXPECT_THAT(error_of([&] { text_of("c", over); }, ErrorKind::bad_input),
+              HasSubstr(path("c") + ":1: line longer than " + limit + " bytes"));
+  EXPECT_THAT(error_of([&] { text_of("d", many_lines + many_lines + over); }, ErrorKind::bad_input),
+              HasSubstr(path("d") + ":400001: line longer than " + limit + " bytes"));
+  EXPECT_THAT(
+      error_of([&] { text_of("e", many_lines + at_limit + "\r\n" + many_lines); }, ErrorKind::bad_input),
+      HasSubstr(path("e") + ":200001: line longer than " + limit + " bytes"));
+  EXPECT_THAT(error_of([&] { text_of("f", "1\n" + over + "\n2\n"); }, ErrorKind::bad_input),
+              HasSubstr(path("f") + ":2: line longer than " + limit + " bytes"));
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "cli/arguments.hpp"
 #include "core/error.hpp"
 #include "core/number_format.hpp"
+#include "core/ordered_text.hpp"
 #include "core/stopwatch.hpp"
 #include "datagen/pubsub_text.hpp"
 #include "scheduler/statistics.hpp"
@@ -43,16 +44,14 @@ void append_row(std::string& out, const matching::MatchResults& r, std::size_t i
   out += '\n';
 }
 
-void write_results(std::ostream& out, const matching::MatchResults& r) {
-  std::string buffer = r.has_filters ? "event,interfaces,filters\n" : "event,interfaces\n";
-  for (std::size_t i = 0; i < r.size(); ++i) {
-    append_row(buffer, r, i);
-    if (buffer.size() >= (1u << 20)) {
-      out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-      buffer.clear();
-    }
-  }
-  out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+void write_results(std::ostream& out, const matching::MatchResults& r, TeamRef team) {
+  out << (r.has_filters ? "event,interfaces,filters\n" : "event,interfaces\n");
+  write_in_order(
+      out, r.size(), text_block_rows, team,
+      [&r](std::size_t begin, std::size_t end, std::string& text) {
+        for (std::size_t i = begin; i < end; ++i) append_row(text, r, i);
+      },
+      "writing the matches");
 }
 
 matching::Placement parse_placement(const std::string& text) {
@@ -139,7 +138,8 @@ int match_command(int argc, char** argv) {
   phases.add("match", matching_seconds);
 
   sw.restart();
-  write_output(output, [&](std::ostream& out) { write_results(out, results); });
+  cpu::OmpTeam text_team = output_team(options.threads);
+  write_output(output, [&](std::ostream& out) { write_results(out, results, text_team); });
   phases.add("write", sw.seconds());
 
   std::sort(latencies.begin(), latencies.end());

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <thread>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -24,6 +25,10 @@ void write_output(const std::string& path, const std::function<void(std::ostream
   AtomicFile file(path, binary);
   write(file.stream());
   file.commit();
+}
+
+cpu::OmpTeam output_team(int threads) {
+  return cpu::OmpTeam(threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 std::string format_phases(const PhaseTimes& phases) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/stopwatch.hpp"
+#include "cpu/omp_team.hpp"
 
 namespace sextant::cli {
 
@@ -14,6 +15,9 @@ namespace sextant::cli {
 // core/atomic_file.hpp: nothing is left behind when it throws. Throws Error::io when the write fails.
 void write_output(const std::string& path, const std::function<void(std::ostream&)>& write,
                   bool binary = false);
+
+// The workers that format a text output: `threads` of them, 0 meaning every core.
+cpu::OmpTeam output_team(int threads);
 
 // What the command is doing, for the out-of-memory message ("while computing the skycube");
 // write_output enters "writing the output" itself. `what` must outlive the command.

@@ -1,7 +1,6 @@
 #include <cstdio>
 #include <ostream>
 #include <string>
-#include <thread>
 
 #include "api/skycube.hpp"
 #include "apps/commands.hpp"
@@ -28,7 +27,7 @@ void write_cube(const std::string& output, const std::string& format, const skyc
   if (binary && output == "-")
     throw Error::argument("--output", output, "a file name", "binary output needs a file");
   // The text is formatted on every core the run may use.
-  cpu::OmpTeam text_team(threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency()));
+  cpu::OmpTeam text_team = output_team(threads);
   write_output(
       output,
       [&](std::ostream& out) {
@@ -117,7 +116,8 @@ int skycube_command(int argc, char** argv) {
   skycube::SkycubeResult result;
   {
     enter_phase("computing the skycube");
-    Progress progress("computing the skycube of " + std::to_string(data.size()) + " x " + std::to_string(data.dims()));
+    Progress progress("computing the skycube of " + std::to_string(data.size()) + " x " +
+                      std::to_string(data.dims()));
     result = skycube::compute_skycube(data, options, devices);
   }
   if (options.kind == skycube::TemplateKind::automatic)

@@ -19,6 +19,7 @@
 #include "core/device.hpp"
 #include "core/error.hpp"
 #include "core/number_format.hpp"
+#include "core/ordered_text.hpp"
 #include "core/stopwatch.hpp"
 #include "datagen/column_file.hpp"
 #include "datagen/input_file.hpp"
@@ -108,7 +109,7 @@ Input load_input(const Arguments& args, PhaseTimes& phases) {
   } else {
     const window::ValueType type = window::parse_value_type("--value-type", requested.value_or("double"));
     datagen::StreamValues stream =
-        datagen::parse_stream_csv_values(datagen::read_text(file), path, column_type(type));
+        datagen::parse_stream_csv_values(datagen::InputText(file).view(), path, column_type(type));
     if (stream.several_keys)
       std::fprintf(
           stderr,
@@ -125,34 +126,29 @@ Input load_input(const Arguments& args, PhaseTimes& phases) {
 // key,start,end,value with key 0 and start/end as positions (end exclusive); the positional
 // functions add the value's position: key,start,end,value,position.
 void write_results(std::ostream& out, const window::CountWindowResult& result,
-                   const window::CountWindowSpec& spec) {
-  const window::Column& results = result.values;
+                   const window::CountWindowSpec& spec, TeamRef team) {
   const bool positions = !result.positions.empty();
   out << (positions ? "key,start,end,value,position\n" : "key,start,end,value\n");
   std::visit(
       [&](const auto& values) {
-        std::string buf;
-        buf.reserve(1 << 20);
-        for (std::size_t k = 0; k < values.size(); ++k) {
-          buf += "0,";
-          append_number(buf, static_cast<std::uint64_t>(k) * spec.slide);
-          buf += ',';
-          append_number(buf, static_cast<std::uint64_t>(k) * spec.slide + spec.length);
-          buf += ',';
-          append_number(buf, values[k]);
-          if (positions) {
+        const auto format = [&](std::size_t begin, std::size_t end, std::string& buf) {
+          for (std::size_t k = begin; k < end; ++k) {
+            buf += "0,";
+            append_number(buf, static_cast<std::uint64_t>(k) * spec.slide);
             buf += ',';
-            append_number(buf, result.positions[k]);
+            append_number(buf, static_cast<std::uint64_t>(k) * spec.slide + spec.length);
+            buf += ',';
+            append_number(buf, values[k]);
+            if (positions) {
+              buf += ',';
+              append_number(buf, result.positions[k]);
+            }
+            buf += '\n';
           }
-          buf += '\n';
-          if (buf.size() > (1 << 20) - 128) {
-            out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-            buf.clear();
-          }
-        }
-        out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+        };
+        write_in_order(out, values.size(), text_block_rows, team, format, "writing the window results");
       },
-      results);
+      result.values);
 }
 
 }  // namespace
@@ -239,7 +235,8 @@ int window_command(int argc, char** argv) {
     std::fprintf(stderr, "sextant window: --algorithm auto chose %s\n", result.algorithm.c_str());
 
   sw.restart();
-  write_output(output, [&](std::ostream& out) { write_results(out, result, spec); });
+  cpu::OmpTeam text_team = output_team(options.threads);
+  write_output(output, [&](std::ostream& out) { write_results(out, result, spec, text_team); });
   phases.add("write", sw.seconds());
   const std::string times = format_phases(phases);
   std::fprintf(

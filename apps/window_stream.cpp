@@ -290,7 +290,8 @@ int window_stream(const Arguments& args) {
   // appears only once everything is written (docs/output-files.md).
   write_output(output, [&](std::ostream& out) {
     enter_phase("aggregating the windows");
-    StreamOutput sink(out, op.result_type(), options.specs.size() > 1, order, budget, phases);
+    cpu::OmpTeam text_team = output_team(device.threads);
+    StreamOutput sink(out, op.result_type(), options.specs.size() > 1, order, budget, phases, text_team);
     source->run(op, batch, sink, phases);
     enter_phase("writing the output");
     sink.finish();

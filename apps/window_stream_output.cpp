@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "core/number_format.hpp"
+#include "core/ordered_text.hpp"
 
 namespace sextant::cli {
 
@@ -68,45 +69,44 @@ ResultOrder parse_result_order(const char* parameter, const std::string& text) {
   throw Error::argument(parameter, text, "key or fire", "unknown result order");
 }
 
-void write_results(std::ostream& out, const window::StreamResults& r, bool with_spec, bool header) {
+void write_results(std::ostream& out, const window::StreamResults& r, bool with_spec, bool header,
+                   TeamRef team) {
   const bool times = !r.times.empty();  // argmin, argmax, first, last: the value's timestamp
-  std::string buf;
   if (header) {
-    buf = with_spec ? "spec,key,start,end,value" : "key,start,end,value";
-    buf += times ? ",timestamp\n" : "\n";
+    out << (with_spec ? "spec,key,start,end,value" : "key,start,end,value");
+    out << (times ? ",timestamp\n" : "\n");
   }
-  for (std::size_t i = 0; i < r.size(); ++i) {
-    if (with_spec) {
-      append_number(buf, r.specs[i]);
+  const auto format = [&](std::size_t begin, std::size_t end, std::string& buf) {
+    for (std::size_t i = begin; i < end; ++i) {
+      if (with_spec) {
+        append_number(buf, r.specs[i]);
+        buf += ',';
+      }
+      append_number(buf, r.keys[i]);
       buf += ',';
-    }
-    append_number(buf, r.keys[i]);
-    buf += ',';
-    append_number(buf, r.starts[i]);
-    buf += ',';
-    append_number(buf, r.ends[i]);
-    buf += ',';
-    r.append_value(buf, i);
-    if (times) {
+      append_number(buf, r.starts[i]);
       buf += ',';
-      append_number(buf, r.times[i]);
+      append_number(buf, r.ends[i]);
+      buf += ',';
+      r.append_value(buf, i);
+      if (times) {
+        buf += ',';
+        append_number(buf, r.times[i]);
+      }
+      buf += '\n';
     }
-    buf += '\n';
-    if (buf.size() > (1u << 20)) {
-      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-      buf.clear();
-    }
-  }
-  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+  };
+  write_in_order(out, r.size(), text_block_rows, team, format, "writing the window results");
 }
 
 StreamOutput::StreamOutput(std::ostream& out, window::ValueType type, bool with_spec, ResultOrder order,
-                           std::size_t budget, PhaseTimes& phases)
+                           std::size_t budget, PhaseTimes& phases, TeamRef team)
     : out_(out),
       with_spec_(with_spec),
       order_(order),
       run_rows_(std::max<std::size_t>(1, budget / bytes_per_row)),
-      phases_(phases) {
+      phases_(phases),
+      team_(team) {
   pending_.values = window::make_column(type, 0);
 }
 
@@ -124,7 +124,7 @@ void StreamOutput::take(window::StreamWindow& op) {
   sw.restart();
   rows_ += polled;
   if (order_ == ResultOrder::fire) {
-    write_results(out_, pending_, with_spec_, !header_written_);
+    write_results(out_, pending_, with_spec_, !header_written_, team_);
     header_written_ = true;
     pending_.clear();
   } else if (pending_.size() >= run_rows_) {
@@ -184,10 +184,10 @@ void StreamOutput::spill() {
 void StreamOutput::finish() {
   Stopwatch sw;
   if (order_ == ResultOrder::fire) {
-    if (!header_written_) write_results(out_, pending_, with_spec_, true);
+    if (!header_written_) write_results(out_, pending_, with_spec_, true, team_);
   } else if (runs_.empty()) {
     pending_.sort();
-    write_results(out_, pending_, with_spec_, true);
+    write_results(out_, pending_, with_spec_, true, team_);
   } else {
     if (pending_.size() > 0) spill();
     merge();
@@ -209,7 +209,7 @@ void StreamOutput::merge() {
   chunk.values = window::make_column(window::type_of(pending_.values), 0);
   bool header = true;
   const auto flush = [&] {
-    write_results(out_, chunk, with_spec_, header);
+    write_results(out_, chunk, with_spec_, header, team_);
     header = false;
     chunk.clear();
   };

@@ -13,6 +13,7 @@
 
 #include "api/stream_window.hpp"
 #include "core/stopwatch.hpp"
+#include "core/task_team.hpp"
 
 namespace sextant::cli {
 
@@ -22,15 +23,18 @@ enum class ResultOrder : std::uint8_t { key, fire };
 ResultOrder parse_result_order(const char* parameter, const std::string& text);
 
 // The CSV rows of `r` (header first when `header`): key,start,end,value (spec first with several
-// specs; the value's timestamp last for argmin, argmax, first, last).
-void write_results(std::ostream& out, const window::StreamResults& r, bool with_spec, bool header = true);
+// specs; the value's timestamp last for argmin, argmax, first, last), formatted on the workers of
+// `team` (the same bytes for any team).
+void write_results(std::ostream& out, const window::StreamResults& r, bool with_spec, bool header = true,
+                   TeamRef team = {});
 
 class StreamOutput {
  public:
   // `budget`: bytes of results kept in memory in key order before a sorted run spills to a
-  // temporary directory (removed by the destructor, whatever happens).
+  // temporary directory (removed by the destructor, whatever happens). Rows are formatted on the
+  // workers of `team`.
   StreamOutput(std::ostream& out, window::ValueType type, bool with_spec, ResultOrder order,
-               std::size_t budget, PhaseTimes& phases);
+               std::size_t budget, PhaseTimes& phases, TeamRef team = {});
   ~StreamOutput();
   StreamOutput(const StreamOutput&) = delete;
   StreamOutput& operator=(const StreamOutput&) = delete;
@@ -51,6 +55,7 @@ class StreamOutput {
   ResultOrder order_;
   std::size_t run_rows_;  // rows per sorted run
   PhaseTimes& phases_;
+  TeamRef team_;
   window::StreamResults pending_;
   bool header_written_ = false;
   bool times_ = false;  // the spilled rows carry the value's timestamp

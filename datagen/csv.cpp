@@ -50,10 +50,6 @@ NumberStatus parse_number(std::string_view cell, float& value) {
   return NumberStatus::ok;
 }
 
-// Bytes of data rows from which the rows are parsed on every core (in chunks cut at line ends):
-// below it a thread's start costs more than it saves.
-constexpr std::size_t parallel_min_bytes = std::size_t{1} << 22;
-
 class Parser {
  public:
   Parser(std::string_view text, const std::string& origin, const CsvOptions& options)
@@ -112,15 +108,14 @@ class Parser {
     // ends with its last row): the chunks' line counts place each chunk's rows in the result.
     const std::size_t body = static_cast<std::size_t>(line.data() - text_.data());
     const std::string_view rows = text_.substr(body);
-    const std::vector<std::string_view> parts = split_at_lines(rows, chunks);
+    const std::vector<std::string_view> parts = detail::split_at_lines(rows, chunks);
     std::vector<std::size_t> first_row(parts.size() + 1, 0);
     const int team = std::min(static_cast<int>(parts.size()), omp_get_max_threads());
 #pragma omp parallel for schedule(static, 1) num_threads(team) if (team > 1)
     for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(parts.size()); ++k) {
       const std::string_view part = parts[static_cast<std::size_t>(k)];
       first_row[static_cast<std::size_t>(k) + 1] =
-          static_cast<std::size_t>(std::count(part.begin(), part.end(), '\n')) +
-          (static_cast<std::size_t>(k) + 1 == parts.size() ? 1 : 0);
+          detail::count_line_ends(part) + (static_cast<std::size_t>(k) + 1 == parts.size() ? 1 : 0);
     }
     for (std::size_t k = 0; k < parts.size(); ++k) first_row[k + 1] += first_row[k];
     const std::size_t n = first_row.back();
@@ -223,23 +218,6 @@ class Parser {
     return value;
   }
 
-  // `text` cut into at most `chunks` pieces of whole lines (each but the last ends with '\n').
-  static std::vector<std::string_view> split_at_lines(std::string_view text, int chunks) {
-    std::vector<std::string_view> parts;
-    const auto want = static_cast<std::size_t>(std::max(chunks, 1));
-    std::size_t begin = 0;
-    for (std::size_t k = 1; k <= want && begin < text.size(); ++k) {
-      std::size_t end = text.size();
-      if (k < want) {
-        const std::size_t nl = text.find('\n', std::max(begin, k * text.size() / want));
-        end = nl == std::string_view::npos ? text.size() : nl + 1;
-      }
-      parts.push_back(text.substr(begin, end - begin));
-      begin = end;
-    }
-    return parts;
-  }
-
   std::string_view text_;
   const std::string& origin_;
   const CsvOptions& options_;
@@ -274,7 +252,7 @@ void check_preference_count(const std::vector<Preference>& preferences, int d) {
 }  // namespace detail
 
 Dataset parse_csv(std::string_view text, const std::string& origin, const CsvOptions& options) {
-  const int chunks = text.size() >= parallel_min_bytes ? omp_get_max_threads() : 1;
+  const int chunks = text.size() >= detail::parallel_parse_min_bytes ? omp_get_max_threads() : 1;
   return detail::parse_csv_in_chunks(text, origin, options, chunks);
 }
 

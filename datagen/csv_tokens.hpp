@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sextant::datagen::detail {
 
@@ -21,6 +22,16 @@ constexpr std::string_view trim(std::string_view s) noexcept {
   while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
   return s;
 }
+
+// Bytes of text from which the CSV readers parse on every core, in chunks cut at line ends:
+// below it a thread's start costs more than it saves.
+inline constexpr std::size_t parallel_parse_min_bytes = std::size_t{1} << 22;
+
+// `text` cut into at most `chunks` pieces of whole lines (each but the last ends with '\n').
+std::vector<std::string_view> split_at_lines(std::string_view text, int chunks);
+
+// The '\n' in `text`.
+std::size_t count_line_ends(std::string_view text) noexcept;
 
 // A cell as error messages show it: in single quotes, cut after 40 characters ("...").
 std::string quoted(std::string_view cell);

@@ -1,13 +1,19 @@
 #include "datagen/stream_csv.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <limits>
+#include <optional>
 #include <ostream>
 #include <type_traits>
+#include <vector>
 
 #include "core/error.hpp"
 #include "datagen/csv_tokens.hpp"
@@ -71,69 +77,89 @@ constexpr std::string_view type_name() noexcept {
   return "double";
 }
 
+// ChunkSummary::doubles_from of a chunk whose values are all integers.
+constexpr std::size_t no_doubles = std::numeric_limits<std::size_t>::max();
+
+// Where a chunk's rows go: its slices of the output columns (null with values_only).
+struct RowSlices {
+  window::StreamKey* keys = nullptr;
+  std::int64_t* timestamps = nullptr;
+  std::int64_t* watermarks = nullptr;
+};
+
+// What a chunk found besides its rows, for joining the chunks into the serial parse's result.
+struct ChunkSummary {
+  std::size_t rows = 0;
+  window::StreamKey first_key = 0;
+  bool several_keys = false;  // within the chunk
+  bool ends_blank = false;    // its last lines are blank: an error if a later chunk holds a row
+  // Automatic typing: the chunk's first value parsed as double (no_doubles: none).
+  std::size_t doubles_from = no_doubles;
+  // Automatic typing: an integer value "-0" before doubles_from, which as a double is -0.0.
+  bool negative_zero = false;
+};
+
+// The cells of `line`, the first four in `cells`; returns how many there are.
+std::size_t cut_cells(std::string_view line, std::string_view (&cells)[4]) noexcept {
+  std::size_t count = 0;
+  for (CsvCells row(line, TrailingComma::cell); !row.done(); ++count) {
+    const std::string_view cell = row.next();
+    if (count < 4) cells[count] = cell;
+  }
+  return count;
+}
+
+// Line 1 is a header when none of its four cells is a number.
+bool header_cells(const std::string_view (&cells)[4]) {
+  for (const std::string_view cell : cells) {
+    double probe = 0;
+    if (parse_floating(cell, probe) != Number::not_a_number) return false;
+  }
+  return true;
+}
+
+// Whether the first line of `text` is a header, as the parse of line 1 will find.
+bool starts_with_header(std::string_view text) {
+  const std::string_view line = text.substr(0, text.find('\n'));
+  std::string_view cells[4];
+  return line.size() <= max_line_bytes && cut_cells(line, cells) == 4 && header_cells(cells);
+}
+
+// Parses one chunk of the text: whole lines, the first of them file line `first_line`, rows
+// written from the start of the slices. Throws the chunk's first error.
 class Parser {
  public:
-  Parser(std::string_view text, const std::string& origin, const StreamCsvOptions& options)
-      : text_(text), origin_(origin), options_(options) {}
+  Parser(std::string_view chunk, const std::string& origin, const StreamCsvOptions& options,
+         std::size_t first_line, RowSlices out)
+      : text_(chunk), origin_(origin), options_(options), out_(out), line_(first_line - 1) {}
 
-  StreamCsv parse() {
-    const auto rows = static_cast<std::size_t>(std::count(text_.begin(), text_.end(), '\n')) + 1;
-    if (!options_.values_only) {
-      out_.keys.reserve(rows);
-      out_.timestamps.reserve(rows);
-      out_.watermarks.reserve(rows);
-    }
-    if (options_.value_type) {
-      switch (*options_.value_type) {
-        case ColumnType::int32:
-          return parse_as<std::int32_t>(rows);
-        case ColumnType::int64:
-          return parse_as<std::int64_t>(rows);
-        case ColumnType::float32:
-          return parse_as<float>(rows);
-        case ColumnType::float64:
-          return parse_as<double>(rows);
-      }
-    }
-    // Automatic: int64 until the first value that is not an integer, then double throughout.
-    std::vector<std::int64_t> ints;
-    std::vector<double> doubles;
-    ints.reserve(rows);
-    bool as_double = false;
+  template <class T>
+  void parse_as(T* values) {
+    for_each_row([&](std::string_view cell) { *values++ = value_cell<T>(cell); });
+  }
+
+  // Automatic typing: int64 until the first value that is not an integer, then doubles (their
+  // bits in the int64 slots); with `as_double` doubles from the first row.
+  void parse_automatic(std::int64_t* slots, bool as_double) {
+    if (as_double) chunk_.doubles_from = 0;
+    std::size_t row = 0;
     for_each_row([&](std::string_view cell) {
-      if (!as_double) {
+      if (chunk_.doubles_from == no_doubles) {
         std::int64_t v = 0;
         if (parse_integer(cell, v) == std::errc{}) {
-          ints.push_back(v);
+          chunk_.negative_zero |= v == 0 && cell.front() == '-';
+          slots[row++] = v;
           return;
         }
-        double d = value_cell<double>(cell);  // throws unless a finite number
-        doubles.reserve(rows);
-        for (const std::int64_t i : ints) doubles.push_back(static_cast<double>(i));
-        ints = {};
-        as_double = true;
-        doubles.push_back(d);
-        return;
+        chunk_.doubles_from = row;
       }
-      doubles.push_back(value_cell<double>(cell));
+      slots[row++] = std::bit_cast<std::int64_t>(value_cell<double>(cell));  // throws unless finite
     });
-    if (as_double)
-      out_.values = std::move(doubles);
-    else
-      out_.values = std::move(ints);
-    return std::move(out_);
   }
+
+  const ChunkSummary& summary() const noexcept { return chunk_; }
 
  private:
-  template <class T>
-  StreamCsv parse_as(std::size_t rows) {
-    std::vector<T> values;
-    values.reserve(rows);
-    for_each_row([&](std::string_view cell) { values.push_back(value_cell<T>(cell)); });
-    out_.values = std::move(values);
-    return std::move(out_);
-  }
-
   [[noreturn]] void fail(std::size_t column, const std::string& what) const {
     throw Error::in_file(origin_, line_, column, what);
   }
@@ -162,22 +188,14 @@ class Parser {
       store_row(cells);
       on_value(cells[2]);
     }
+    chunk_.ends_blank = blank_run != 0;
   }
 
   // The four trimmed cells of `line`; false for a header line (line 1 without any number).
   bool split(std::string_view line, std::string_view (&cells)[4]) const {
-    std::size_t count = 0;
-    for (CsvCells row(line, TrailingComma::cell); !row.done(); ++count) {
-      const std::string_view cell = row.next();
-      if (count < 4) cells[count] = cell;
-    }
+    const std::size_t count = cut_cells(line, cells);
     if (count != 4) fail(0, "expected 4 cells (key,ts,value,wm), found " + std::to_string(count));
-    if (line_ != 1) return true;
-    for (const std::string_view cell : cells) {
-      double probe = 0;
-      if (parse_floating(cell, probe) != Number::not_a_number) return true;
-    }
-    return false;
+    return line_ != 1 || !header_cells(cells);
   }
 
   void store_row(const std::string_view (&cells)[4]) {
@@ -185,15 +203,16 @@ class Parser {
     const std::int64_t ts = integer_cell(cells[1], 2, "timestamp");
     if (ts < 0) fail(2, "negative timestamp " + std::to_string(ts) + " (timestamps are >= 0)");
     const std::int64_t wm = cells[3].empty() ? window::no_watermark : integer_cell(cells[3], 4, "watermark");
-    if (rows_ == 0)
-      first_key_ = key;
-    else if (key != first_key_)
-      out_.several_keys = true;
-    ++rows_;
-    if (options_.values_only) return;
-    out_.keys.push_back(key);
-    out_.timestamps.push_back(ts);
-    out_.watermarks.push_back(wm);
+    if (chunk_.rows == 0)
+      chunk_.first_key = key;
+    else if (key != chunk_.first_key)
+      chunk_.several_keys = true;
+    if (!options_.values_only) {
+      out_.keys[chunk_.rows] = key;
+      out_.timestamps[chunk_.rows] = ts;
+      out_.watermarks[chunk_.rows] = wm;
+    }
+    ++chunk_.rows;
   }
 
   window::StreamKey key_cell(std::string_view cell) const {
@@ -243,22 +262,241 @@ class Parser {
   std::string_view text_;
   const std::string& origin_;
   const StreamCsvOptions& options_;
-  StreamCsv out_;
-  std::size_t line_ = 0;
+  RowSlices out_;
+  std::size_t line_;  // the current file line
+  ChunkSummary chunk_;
+};
+
+// The parse of a text cut into parts of whole lines, one thread each. Every line but a header
+// (line 1) and blank lines at the end is a row, so the parts' line counts place each part's rows
+// in the output columns.
+class ChunkedParse {
+ public:
+  ChunkedParse(std::vector<std::string_view> parts, const std::string& origin,
+               const StreamCsvOptions& options)
+      : parts_(std::move(parts)),
+        origin_(origin),
+        options_(options),
+        first_line_(parts_.size() + 1, 1),
+        first_row_(parts_.size(), 0),
+        summaries_(parts_.size()),
+        errors_(parts_.size()) {}
+
+  // The serial parse's result; nullopt when it would throw (with one part: throws its error).
+  std::optional<StreamCsv> run() {
+    place_parts();
+    if (!options_.value_type) return run_automatic();
+    switch (*options_.value_type) {
+      case ColumnType::int32:
+        return run_as<std::int32_t>();
+      case ColumnType::int64:
+        return run_as<std::int64_t>();
+      case ColumnType::float32:
+        return run_as<float>();
+      case ColumnType::float64:
+        return run_as<double>();
+    }
+    throw Error::internal("parse_stream_csv: unknown value type");
+  }
+
+ private:
+  // Each part's first file line (counted in parallel) and first row.
+  void place_parts() {
+    const auto count = static_cast<std::ptrdiff_t>(parts_.size());
+#pragma omp parallel for schedule(static, 1) num_threads(team()) if (team() > 1)
+    for (std::ptrdiff_t k = 0; k < count; ++k) {
+      const std::string_view part = parts_[static_cast<std::size_t>(k)];
+      const bool open_end = k + 1 == count && !part.empty() && part.back() != '\n';
+      first_line_[static_cast<std::size_t>(k) + 1] = detail::count_line_ends(part) + (open_end ? 1 : 0);
+    }
+    for (std::size_t k = 0; k < parts_.size(); ++k) first_line_[k + 1] += first_line_[k];
+    const std::size_t header = !parts_.empty() && starts_with_header(parts_[0]) ? 1 : 0;
+    for (std::size_t k = 1; k < parts_.size(); ++k) first_row_[k] = first_line_[k] - 1 - header;
+    slots_ = first_line_.back() - 1 - header;
+  }
+
+  // The columns, `values` with them, sized for every slot. Zero-filling costs a page fault per
+  // 4 KiB, a good part of the parse on one thread: each column is filled by a thread of its own.
+  template <class T>
+  void allocate(std::vector<T>& values) {
+    const int columns = options_.values_only ? 1 : 4;
+#pragma omp parallel for schedule(static, 1) num_threads(std::min(columns, team())) if (team() > 1)
+    for (int column = 0; column < columns; ++column) {
+      switch (column) {
+        case 0:
+          values.resize(slots_);
+          break;
+        case 1:
+          out_.keys.resize(slots_);
+          break;
+        case 2:
+          out_.timestamps.resize(slots_);
+          break;
+        default:
+          out_.watermarks.resize(slots_);
+      }
+    }
+  }
+
+  int team() const noexcept {
+    return std::min(static_cast<int>(parts_.size()), omp_get_max_threads());
+  }
+
+  RowSlices slices(std::size_t k) {
+    if (options_.values_only) return {};
+    const std::size_t row = first_row_[k];
+    return {out_.keys.data() + row, out_.timestamps.data() + row, out_.watermarks.data() + row};
+  }
+
+  // Runs `parse(parser, first_row)` on the parts in `which`, in parallel; false when one failed
+  // (with a single part its error is thrown: the serial parse's first error).
+  template <class Parse>
+  bool parse_parts(const std::vector<std::size_t>& which, Parse&& parse) {
+    const auto count = static_cast<std::ptrdiff_t>(which.size());
+#pragma omp parallel for schedule(static, 1) num_threads(team()) if (team() > 1)
+    for (std::ptrdiff_t i = 0; i < count; ++i) {
+      const std::size_t k = which[static_cast<std::size_t>(i)];
+      try {
+        Parser parser(parts_[k], origin_, options_, first_line_[k], slices(k));
+        parse(parser, first_row_[k]);
+        summaries_[k] = parser.summary();
+      } catch (...) {
+        errors_[k] = std::current_exception();
+      }
+    }
+    if (parts_.size() == 1 && errors_[0]) std::rethrow_exception(errors_[0]);
+    return std::none_of(errors_.begin(), errors_.end(),
+                        [](const std::exception_ptr& e) { return e != nullptr; });
+  }
+
+  std::vector<std::size_t> every_part() const {
+    std::vector<std::size_t> all(parts_.size());
+    for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
+    return all;
+  }
+
+  // Joins the parts' rows: false when a blank line precedes a row of a later part (an error of
+  // the serial parse that no part sees); else the row count and several_keys.
+  bool join_rows() {
+    bool blank_before = false;
+    const ChunkSummary* first = nullptr;
+    rows_ = 0;
+    for (const ChunkSummary& part : summaries_) {
+      if (part.rows != 0) {
+        if (blank_before) return false;
+        if (first == nullptr) first = &part;
+        out_.several_keys = out_.several_keys || part.several_keys || part.first_key != first->first_key;
+      }
+      blank_before = blank_before || part.ends_blank;
+      rows_ += part.rows;
+    }
+    if (!options_.values_only) {
+      out_.keys.resize(rows_);
+      out_.timestamps.resize(rows_);
+      out_.watermarks.resize(rows_);
+    }
+    return true;
+  }
+
+  template <class T>
+  std::optional<StreamCsv> run_as() {
+    std::vector<T> values;
+    allocate(values);
+    if (!parse_parts(every_part(),
+                     [&](Parser& parser, std::size_t row) { parser.parse_as(values.data() + row); }) ||
+        !join_rows())
+      return std::nullopt;
+    values.resize(rows_);
+    out_.values = std::move(values);
+    return std::move(out_);
+  }
+
+  // int64 unless some value is not an integer; then double throughout, as the serial parse
+  // gives: integers before the first non-integer converted, every value after it parsed as a
+  // double. Converting is the same (both round correctly) but for "-0", which parsed as a double
+  // is -0.0: a part after the first non-integer that holds one is parsed again as doubles.
+  std::optional<StreamCsv> run_automatic() {
+    std::vector<std::int64_t> slots;
+    allocate(slots);
+    const auto parse_from = [&](bool as_double) {
+      return [&slots, as_double](Parser& parser, std::size_t row) {
+        parser.parse_automatic(slots.data() + row, as_double);
+      };
+    };
+    if (!parse_parts(every_part(), parse_from(false)) || !join_rows()) return std::nullopt;
+    const auto first_double =
+        std::find_if(summaries_.begin(), summaries_.end(),
+                     [](const ChunkSummary& part) { return part.doubles_from != no_doubles; });
+    if (first_double == summaries_.end()) {
+      slots.resize(rows_);
+      out_.values = std::move(slots);
+      return std::move(out_);
+    }
+    std::vector<std::size_t> again;
+    for (auto k = static_cast<std::size_t>(first_double - summaries_.begin()) + 1; k < parts_.size(); ++k)
+      if (summaries_[k].negative_zero) again.push_back(k);
+    if (!again.empty() && !parse_parts(again, parse_from(true))) return std::nullopt;
+    out_.values = to_doubles(slots);
+    return std::move(out_);
+  }
+
+  // The int64 slots as doubles: a part's integers (before its doubles_from) converted, the
+  // rest the bits of doubles.
+  std::vector<double> to_doubles(const std::vector<std::int64_t>& slots) const {
+    std::vector<double> doubles(rows_);
+    const auto count = static_cast<std::ptrdiff_t>(parts_.size());
+#pragma omp parallel for schedule(static, 1) num_threads(team()) if (team() > 1)
+    for (std::ptrdiff_t k = 0; k < count; ++k) {
+      const ChunkSummary& part = summaries_[static_cast<std::size_t>(k)];
+      const std::size_t row = first_row_[static_cast<std::size_t>(k)];
+      const std::size_t integers = std::min(part.doubles_from, part.rows);
+      for (std::size_t i = 0; i < integers; ++i) doubles[row + i] = static_cast<double>(slots[row + i]);
+      for (std::size_t i = integers; i < part.rows; ++i)
+        doubles[row + i] = std::bit_cast<double>(slots[row + i]);
+    }
+    return doubles;
+  }
+
+  std::vector<std::string_view> parts_;
+  const std::string& origin_;
+  const StreamCsvOptions& options_;
+  std::vector<std::size_t> first_line_;  // per part, and one past the last line
+  std::vector<std::size_t> first_row_;
+  std::vector<ChunkSummary> summaries_;
+  std::vector<std::exception_ptr> errors_;
+  std::size_t slots_ = 0;  // rows the columns are allocated for: every line but a header
   std::size_t rows_ = 0;
-  window::StreamKey first_key_ = 0;
+  StreamCsv out_;
 };
 
 }  // namespace
 
+namespace detail {
+
+StreamCsv parse_stream_csv_in_chunks(std::string_view text, const std::string& origin,
+                                     const StreamCsvOptions& options, int chunks) {
+  text = skip_utf8_bom(text);
+  if (chunks > 1) {
+    std::vector<std::string_view> parts = detail::split_at_lines(text, chunks);
+    if (parts.size() > 1)
+      if (std::optional<StreamCsv> csv = ChunkedParse(std::move(parts), origin, options).run())
+        return std::move(*csv);
+  }
+  // One part: the serial parse, which throws the first error (errors are the rare path).
+  return *ChunkedParse({text}, origin, options).run();
+}
+
+}  // namespace detail
+
 StreamCsv parse_stream_csv(std::string_view text, const std::string& origin,
                            const StreamCsvOptions& options) {
-  return Parser(detail::skip_utf8_bom(text), origin, options).parse();
+  const int chunks = text.size() >= detail::parallel_parse_min_bytes ? omp_get_max_threads() : 1;
+  return detail::parse_stream_csv_in_chunks(text, origin, options, chunks);
 }
 
 StreamCsv read_stream_csv(const std::string& path, const StreamCsvOptions& options) {
   InputFile file(path);
-  return parse_stream_csv(read_text(file), path, options);
+  return parse_stream_csv(InputText(file).view(), path, options);
 }
 
 void write_stream_csv(std::ostream& out, const StreamCsv& stream) {

@@ -4,24 +4,20 @@
 #include <charconv>
 #include <cstdint>
 #include <istream>
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/ordered_text.hpp"
 
 namespace sextant::skycube {
 namespace {
 
 constexpr std::string_view header_prefix = "# sextant skycube";
 constexpr std::string_view header_form = "'# sextant skycube d=<d> n=<n> max_level=<L>'";
-
-void append_number(std::string& line, std::uint64_t v) {
-  char buffer[24];
-  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
-  line.append(buffer, end);
-}
 
 std::vector<std::string_view> split_whitespace(std::string_view line) {
   std::vector<std::string_view> tokens;
@@ -56,41 +52,30 @@ void write_skycube_text(std::ostream& out, const HashCube& cube, TeamRef team) {
     throw Error(ErrorKind::bad_argument, "write_skycube_text: the cube is empty (default-constructed)");
   out << header_prefix << " d=" << cube.dims() << " n=" << cube.point_count()
       << " max_level=" << cube.max_level() << '\n';
-  // The lines of masks [first, last] into `text`.
-  const auto format = [&cube](Mask first, Mask last, std::string& text) {
-    text.clear();
-    for (Mask m = first; m <= last; ++m) {
-      if (!cube.computed(m)) continue;
-      const std::vector<PointId> ids = cube.skyline(m);
-      append_number(text, m);
-      text += ' ';
-      append_number(text, ids.size());
-      for (const PointId id : ids) {
-        text += ' ';
-        append_number(text, id);
-      }
-      text += '\n';
-    }
-  };
-  // Blocks of masks that share a HashCube word are formatted on the team's workers, a round of
-  // blocks at a time, and written in order: the memory held is one round's text.
-  constexpr Mask block = 32;
-  const Mask last = full_mask(cube.dims());
-  const std::size_t blocks = static_cast<std::size_t>(last / block) + 1;
-  const std::size_t round = 8 * static_cast<std::size_t>(std::max(team.workers(), 1));
-  std::vector<std::string> texts(std::min(blocks, round));
-  for (std::size_t first = 0; first < blocks; first += round) {
-    const std::size_t count = std::min(round, blocks - first);
-    team.run_tasks(count, [&](std::size_t k, int) {
-      const std::size_t begin = std::max<std::size_t>(1, (first + k) * block);
-      const std::size_t end = std::min<std::size_t>(last, (first + k + 1) * block - 1);
-      format(static_cast<Mask>(begin), static_cast<Mask>(end), texts[k]);
-    });
-    for (std::size_t k = 0; k < count; ++k)
-      out.write(texts[k].data(), static_cast<std::streamsize>(texts[k].size()));
-    if (!out) break;
-  }
-  if (!out) throw Error(ErrorKind::io, "write_skycube_text: writing the skycube failed (disk full?)");
+  // Blocks of 32 masks share a HashCube word.
+  write_in_order(
+      out, std::size_t{full_mask(cube.dims())} + 1, 32, team,
+      [&cube](std::size_t begin, std::size_t end, std::string& text) {
+        for (std::size_t m = std::max<std::size_t>(begin, 1); m < end; ++m) {
+          if (!cube.computed(static_cast<Mask>(m))) continue;
+          const std::vector<PointId> ids = cube.skyline(static_cast<Mask>(m));
+          // Written in place after room for the longest line: no append (and no call) per id.
+          const std::size_t old = text.size();
+          text.resize(old + 2 * std::numeric_limits<std::uint64_t>::digits10 + 4 + 11 * ids.size());
+          char* p = text.data() + old;
+          char* const last = text.data() + text.size();
+          p = std::to_chars(p, last, m).ptr;
+          *p++ = ' ';
+          p = std::to_chars(p, last, ids.size()).ptr;
+          for (const PointId id : ids) {
+            *p++ = ' ';
+            p = std::to_chars(p, last, id).ptr;
+          }
+          *p++ = '\n';
+          text.resize(static_cast<std::size_t>(p - text.data()));
+        }
+      },
+      "write_skycube_text: writing the skycube");
 }
 
 Lattice read_skycube_text(std::istream& in, const std::string& origin) {

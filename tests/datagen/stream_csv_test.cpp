@@ -6,11 +6,15 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -205,6 +209,317 @@ TEST(StreamCsv, ValueColumnProjectionKeepsItsContract) {
   EXPECT_EQ(std::get<std::vector<std::int64_t>>(v.values), (std::vector<std::int64_t>{5, 7}));
   EXPECT_TRUE(v.several_keys);
   EXPECT_THAT(parse_error("0,1,x,0\n", {ColumnType::float64, true}), HasSubstr("t.csv:1:3"));
+}
+
+// --- Parallel parsing: every chunk count gives the serial parse's result and first error. ---
+
+constexpr int chunk_counts[] = {1, 2, 3, 7, 16};
+
+StreamCsv in_chunks(std::string_view text, int chunks, const StreamCsvOptions& options = {}) {
+  return detail::parse_stream_csv_in_chunks(text, "t.csv", options, chunks);
+}
+
+// The bytes of a column, so that -0.0 and 0.0 differ.
+std::vector<unsigned char> bytes_of(const ColumnData& column) {
+  return std::visit(
+      [](const auto& values) {
+        std::vector<unsigned char> bytes(values.size() * sizeof(values[0]));
+        if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+        return bytes;
+      },
+      column);
+}
+
+void expect_same(const StreamCsv& serial, const StreamCsv& chunked, int chunks) {
+  EXPECT_EQ(serial.keys, chunked.keys) << chunks << " chunks";
+  EXPECT_EQ(serial.timestamps, chunked.timestamps) << chunks << " chunks";
+  EXPECT_EQ(serial.watermarks, chunked.watermarks) << chunks << " chunks";
+  EXPECT_EQ(serial.values.index(), chunked.values.index()) << chunks << " chunks";
+  EXPECT_EQ(bytes_of(serial.values), bytes_of(chunked.values)) << chunks << " chunks";
+  EXPECT_EQ(serial.several_keys, chunked.several_keys) << chunks << " chunks";
+}
+
+void expect_same_in_chunks(std::string_view text, const StreamCsvOptions& options = {}) {
+  const StreamCsv serial = in_chunks(text, 1, options);
+  for (const int chunks : chunk_counts) expect_same(serial, in_chunks(text, chunks, options), chunks);
+}
+
+// Where the values of a random stream switch from integers to doubles.
+enum class Doubles { none, early, late, beyond_int64 };
+
+struct RandomLayout {
+  bool header = false;
+  bool crlf = false;
+  bool blanks = false;  // spaces and tabs around cells
+  bool plus = false;    // '+' before some non-negative numbers
+  bool final_newline = true;
+  bool blank_lines_at_end = false;
+  bool one_key = false;
+  Doubles doubles = Doubles::none;
+};
+
+std::string random_stream(std::uint64_t seed, std::size_t rows, const RandomLayout& layout) {
+  std::mt19937_64 random(seed);
+  const auto pick = [&](std::uint64_t n) { return random() % n; };
+  const auto cell = [&](std::string number) {
+    if (layout.plus && number[0] != '-' && pick(3) == 0) number = "+" + number;
+    if (layout.blanks && pick(4) == 0) number = (pick(2) ? " " : "\t") + number + (pick(2) ? "  " : "");
+    return number;
+  };
+  const std::size_t double_row = layout.doubles == Doubles::early ? 2 : rows - rows / 6;
+  std::string text = layout.header ? "key,ts,value,wm" : "";
+  const char* const eol = layout.crlf ? "\r\n" : "\n";
+  if (layout.header) text += eol;
+  for (std::size_t i = 0; i < rows; ++i) {
+    std::string value;
+    if (i == double_row && layout.doubles == Doubles::beyond_int64) {
+      value = "99999999999999999999";
+    } else if (i == double_row && layout.doubles != Doubles::none) {
+      value = "0.5";
+    } else {
+      switch (pick(6)) {
+        case 0:  // -0.0 once parsed as a double
+          value = "-0";
+          break;
+        case 1:
+          value = std::to_string((std::int64_t{1} << 53) + 1 + static_cast<std::int64_t>(pick(1000)));
+          break;
+        default:
+          value = std::to_string(static_cast<std::int64_t>(pick(2000000)) - 1000000);
+          break;
+      }
+      if (layout.doubles != Doubles::none && i > double_row && pick(2) == 0) value += ".25e-3";
+    }
+    text += cell(std::to_string(layout.one_key ? 7 : pick(20))) + ',' + cell(std::to_string(pick(1000000))) +
+            ',' + cell(value) + ',' +
+            (pick(3) == 0 ? "" : cell(std::to_string(static_cast<std::int64_t>(pick(2000)) - 1000)));
+    if (i + 1 < rows || layout.final_newline) text += eol;
+  }
+  if (layout.blank_lines_at_end) text += std::string(eol) + " \t" + eol + eol;
+  return text;
+}
+
+TEST(StreamCsvInChunks, RandomStreamsGiveTheSerialResult) {
+  std::uint64_t seed = 1;
+  for (const Doubles doubles : {Doubles::none, Doubles::early, Doubles::late, Doubles::beyond_int64})
+    for (int variant = 0; variant < 8; ++variant) {
+      RandomLayout layout;
+      layout.doubles = doubles;
+      layout.header = variant & 1;
+      layout.crlf = variant & 2;
+      layout.blanks = layout.plus = variant & 4;
+      layout.final_newline = variant != 3;
+      layout.blank_lines_at_end = variant == 5 || variant == 6;
+      layout.one_key = variant == 7;
+      const std::string text = random_stream(seed++, 3000, layout);
+      SCOPED_TRACE(text.substr(0, 200));
+      expect_same_in_chunks(text);
+    }
+}
+
+TEST(StreamCsvInChunks, AutomaticTypeMatchesTheSerialParseValueByValue) {
+  // Integers, then one double, then "-0" and integers beyond 2^53: with 3 or more chunks some
+  // chunk after the double's starts with integers, yet its "-0" must stay -0.0 and its large
+  // integers round as the serial parse's doubles do.
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += "0," + std::to_string(i) + ",-0,\n";
+  text += "0,300,0.5,\n";
+  for (int i = 301; i < 400; ++i)
+    text += "1," + std::to_string(i) + (i % 2 ? ",-0,\n" : ",9007199254740993,\n");
+  const StreamCsv serial = in_chunks(text, 1);
+  const auto& v = values<double>(serial);
+  ASSERT_EQ(v.size(), 400u);
+  EXPECT_FALSE(std::signbit(v[0]));   // converted from the integer 0
+  EXPECT_TRUE(std::signbit(v[301]));  // parsed as a double
+  EXPECT_EQ(v[302], 9007199254740992.0);
+  for (const int chunks : chunk_counts) expect_same(serial, in_chunks(text, chunks), chunks);
+}
+
+TEST(StreamCsvInChunks, RequestedTypesAndValuesOnlyGiveTheSerialResult) {
+  RandomLayout layout;
+  layout.header = layout.blanks = layout.plus = layout.blank_lines_at_end = true;
+  const std::string text = random_stream(99, 2000, layout);
+  for (const ColumnType type : {ColumnType::int64, ColumnType::float32, ColumnType::float64})
+    for (const bool values_only : {false, true}) {
+      SCOPED_TRACE(static_cast<int>(type) * 10 + values_only);
+      expect_same_in_chunks(text, {type, values_only});
+    }
+  // int32: values within its range.
+  std::string small;
+  for (int i = 0; i < 2000; ++i)
+    small +=
+        std::to_string(i % 3) + ',' + std::to_string(i) + ',' + std::to_string(i * 1000 - 1000000) + ",\n";
+  expect_same_in_chunks(small, {ColumnType::int32, false});
+  expect_same_in_chunks(small, {ColumnType::int32, true});
+  for (const int chunks : chunk_counts)
+    EXPECT_TRUE(in_chunks(small, chunks, {ColumnType::int32, true}).several_keys) << chunks;
+}
+
+TEST(StreamCsvInChunks, EmptyAndHeaderOnlyTexts) {
+  for (const char* text : {"", "\n\n", "key,ts,value,wm\n", "key,ts,value,wm", "key,ts,value,wm\n\n \n"})
+    for (const int chunks : chunk_counts) {
+      const StreamCsv csv = in_chunks(text, chunks);
+      EXPECT_EQ(csv.size(), 0u) << text << chunks;
+      EXPECT_EQ(csv.values.index(), 1u) << text << chunks;  // int64
+      EXPECT_TRUE(csv.keys.empty() && csv.timestamps.empty() && csv.watermarks.empty()) << text << chunks;
+    }
+}
+
+// The 1-based file line each chunk starts with, as the parser cuts `text` into `chunks`.
+std::vector<std::size_t> chunk_first_lines(std::string_view text, int chunks) {
+  std::vector<std::size_t> lines;
+  std::size_t begin = 0;
+  for (std::size_t k = 1; k <= static_cast<std::size_t>(chunks) && begin < text.size(); ++k) {
+    lines.push_back(1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + begin, '\n')));
+    const std::size_t nl = text.find('\n', std::max(begin, k * text.size() / chunks));
+    begin = k < static_cast<std::size_t>(chunks) && nl != std::string_view::npos ? nl + 1 : text.size();
+  }
+  return lines;
+}
+
+// `text` with line `line` (1-based) replaced by `content` of the same length: chunks stay put.
+std::string with_line(std::string text, std::size_t line, std::string_view content) {
+  std::size_t begin = 0;
+  for (std::size_t i = 1; i < line; ++i) begin = text.find('\n', begin) + 1;
+  const std::size_t end = std::min(text.find('\n', begin), text.size());
+  EXPECT_EQ(end - begin, content.size()) << "line " << line;
+  return text.replace(begin, end - begin, content);
+}
+
+// 240 rows of 20 bytes, "k,tttttt,vvvv,wwwwww" (the value padded with blanks), after a header.
+std::string fixed_rows(const char* first_value = nullptr) {
+  std::string text = "key,ts,value,wm\n";
+  char row[32];
+  for (int i = 0; i < 240; ++i) {
+    std::snprintf(row, sizeof row, "%d,%06d,%4d,%06d\n", i % 10, i, i % 97 - 40, i);
+    text += row;
+  }
+  return first_value ? with_line(text, 2, std::string("0,000000,") + first_value + ",000000") : text;
+}
+
+std::string error_in_chunks(std::string_view text, int chunks, const StreamCsvOptions& options = {}) {
+  try {
+    in_chunks(text, chunks, options);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no error with " << chunks << " chunks";
+  return {};
+}
+
+// Every chunk count throws the serial parse's error, which names `where`.
+void expect_same_error(std::string_view text, const std::string& where,
+                       const StreamCsvOptions& options = {}) {
+  const std::string serial = error_in_chunks(text, 1, options);
+  EXPECT_THAT(serial, HasSubstr(where));
+  for (const int chunks : chunk_counts) EXPECT_EQ(error_in_chunks(text, chunks, options), serial) << chunks;
+}
+
+TEST(StreamCsvInChunks, SeveralKeysAcrossChunksWithOneKeyEach) {
+  constexpr std::size_t row_bytes = 12;  // "3,tttttt,1,\n"
+  std::string text;
+  for (int i = 0; i < 1000; ++i) text += "3," + std::to_string(100000 + i) + ",1,\n";
+  for (const int chunks : chunk_counts) {
+    EXPECT_FALSE(in_chunks(text, chunks).several_keys) << chunks;
+    // Another key from the last chunk on: each chunk alone holds one key.
+    std::string two = text;
+    const std::size_t from = chunks == 1 ? 500 : chunk_first_lines(text, chunks).back();
+    for (std::size_t line = from; line <= 1000; ++line) two[(line - 1) * row_bytes] = '4';
+    EXPECT_TRUE(in_chunks(two, chunks).several_keys) << chunks;
+  }
+}
+
+TEST(StreamCsvInChunks, ErrorsAtChunkEdgesAreTheSerialOnes) {
+  const std::string base = fixed_rows();
+  expect_same_in_chunks(base);
+  const std::vector<std::size_t> first = chunk_first_lines(base, 3);
+  ASSERT_EQ(first.size(), 3u);
+  const std::size_t last = 241;
+  for (const std::size_t line : {first[1], first[2], last}) {
+    SCOPED_TRACE(line);
+    const std::string at = "t.csv:" + std::to_string(line) + ":";
+    expect_same_error(with_line(base, line, "x,000001,   1,000001"), at + "1: key 'x'");
+    expect_same_error(with_line(base, line, "1,000001,1,00,000001"), at + " expected 4 cells");  // ragged
+  }
+  // A blank line at a chunk's start, or at the end of the chunk before (data follows in the next
+  // chunk, so no chunk sees the error alone), for every cut.
+  for (const int chunks : chunk_counts)
+    for (const std::size_t line : chunk_first_lines(base, chunks))
+      for (const std::size_t blank : {line, line - 1})
+        if (blank > 1) {
+          SCOPED_TRACE(blank);
+          expect_same_error(with_line(base, blank, "                    "),
+                            "t.csv:" + std::to_string(blank) + ": blank line");
+        }
+  // A blank line ending a chunk, then an error in the next: the blank line is the first error.
+  expect_same_error(
+      with_line(with_line(base, first[2], "x,000001,   1,000001"), first[2] - 1, "                    "),
+      "t.csv:" + std::to_string(first[2] - 1) + ": blank line");
+  // The first of two errors in different chunks.
+  expect_same_error(
+      with_line(with_line(base, first[2], "x,000001,   1,000001"), first[1] + 3, "1,-00001,   1,000001"),
+      "t.csv:" + std::to_string(first[1] + 3) + ":2: negative timestamp");
+}
+
+TEST(StreamCsvInChunks, BadValueAfterAnEarlierChunkSwitchedToDouble) {
+  const std::string base = fixed_rows(" 0.5");
+  expect_same_in_chunks(base);
+  EXPECT_EQ(in_chunks(base, 3).values.index(), 3u);  // double
+  const std::size_t line = chunk_first_lines(base, 3)[2] + 1;
+  expect_same_error(with_line(base, line, "1,000001, nan,000001"),
+                    "t.csv:" + std::to_string(line) + ":3: value 'nan'");
+  expect_same_error(with_line(base, line, "1,000001,   z,000001"),
+                    "t.csv:" + std::to_string(line) + ":3: value 'z'");
+}
+
+TEST(StreamCsvInChunks, ErrorsWithARequestedTypeAndValuesOnly) {
+  const std::string base = fixed_rows();
+  const std::size_t line = chunk_first_lines(base, 3)[2] + 2;
+  const std::string at = "t.csv:" + std::to_string(line) + ":";
+  expect_same_error(with_line(base, line, "1,000001, 0.5,000001"), at + "3: value '0.5' is not an int32",
+                    {ColumnType::int32, false});
+  expect_same_error(with_line(base, line, "1,000001,1e99,000001"), at + "3: value '1e99' is not an int64",
+                    {ColumnType::int64, true});
+  expect_same_error(with_line(base, line, "1,000001,1e39,000001"),
+                    at + "3: value '1e39' is outside the float", {ColumnType::float32, false});
+  expect_same_error(with_line(base, line, "1,000001, inf,000001"), at + "3: value 'inf' is NaN",
+                    {ColumnType::float64, true});
+  expect_same_error(with_line(base, line, "1,000001,   1,0000x1"), at + "4: watermark",
+                    {ColumnType::float64, true});
+}
+
+TEST(StreamCsvInChunks, LargeFilesAreParsedOnEveryCoreWithTheSerialResult) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("sextant-stream-csv-chunks-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "big.csv").string();
+  RandomLayout layout;
+  layout.header = layout.blanks = true;
+  layout.doubles = Doubles::late;
+  const std::string text = random_stream(7, 260000, layout);
+  ASSERT_GT(text.size(), std::size_t{4} << 20);  // the parallel path
+  std::ofstream(path, std::ios::binary) << text;
+  expect_same(detail::parse_stream_csv_in_chunks(text, path, {}, 1), read_stream_csv(path), 0);
+  const StreamCsvOptions typed{ColumnType::float32, true};
+  expect_same(detail::parse_stream_csv_in_chunks(text, path, typed, 1), read_stream_csv(path, typed), 0);
+  // An error far into the file: the serial parse's message.
+  std::string bad = text;
+  bad.insert(bad.find('\n', bad.size() - 1000) + 1, "\n\n");
+  std::ofstream(path, std::ios::binary) << bad;
+  std::string serial;
+  try {
+    detail::parse_stream_csv_in_chunks(bad, path, {}, 1);
+  } catch (const Error& e) {
+    serial = e.what();
+  }
+  EXPECT_THAT(serial, HasSubstr("blank line inside the data"));
+  try {
+    read_stream_csv(path);
+    ADD_FAILURE() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.what(), serial);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

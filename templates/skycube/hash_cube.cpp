@@ -84,20 +84,25 @@ void sort_packed(std::vector<std::uint64_t>& v, std::vector<std::uint64_t>& scra
 }
 
 // Marks ids per word position to catch an id stored twice in one word (ids must be disjoint
-// across parts / merged cubes). Epoch marks avoid clearing n entries for every word.
+// across parts / merged cubes): one bit per point, so a worker's marks stay in its cache, cleared
+// after each word by walking the ids it marked.
 class SeenIds {
  public:
   explicit SeenIds(std::size_t n) : n_(n) {}
-  // True when `id` was already marked in the current epoch.
-  bool mark(PointId id, std::uint32_t epoch) {
-    if (marks_.empty()) marks_.assign(n_, 0);
-    return std::exchange(marks_[id], epoch) == epoch;
+  // True when `id` was already marked.
+  bool mark(PointId id) {
+    if (bits_.empty()) bits_.assign((n_ + 63) / 64, 0);
+    const std::uint64_t bit = std::uint64_t{1} << (id % 64);
+    return (std::exchange(bits_[id / 64], bits_[id / 64] | bit) & bit) != 0;
   }
-  bool marked(PointId id, std::uint32_t epoch) const { return !marks_.empty() && marks_[id] == epoch; }
+  bool marked(PointId id) const { return !bits_.empty() && (bits_[id / 64] >> (id % 64) & 1u) != 0; }
+  void unmark(PointId id) {
+    if (!bits_.empty()) bits_[id / 64] &= ~(std::uint64_t{1} << (id % 64));
+  }
 
  private:
   std::size_t n_;
-  std::vector<std::uint32_t> marks_;
+  std::vector<std::uint64_t> bits_;
 };
 
 // ---- little-endian binary I/O, independent of the host's byte order ----------------------
@@ -325,10 +330,9 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
 
       WordIndex& index = cube.words_[w];
       index.ids.reserve(packed.size());
-      const auto epoch = static_cast<std::uint32_t>(w + 1);
       for (const std::uint64_t x : packed) {
         const PointId id = id_of(x);
-        if (seen.mark(id, epoch))
+        if (seen.mark(id))
           throw Error(ErrorKind::bad_argument,
                       "HashCube::from_parts: point id " + std::to_string(id) +
                           " was inserted more than once (ids must be distinct across parts)");
@@ -339,6 +343,7 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
         index.ids.push_back(id);
       }
       if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
+      for (const PointId id : index.ids) seen.unmark(id);
     }
   };
   run_bodies(team, workers, work, [&] { next = word_count; });  // the others stop at their next word
@@ -528,10 +533,9 @@ HashCube HashCube::merge(const HashCube& a, const HashCube& b) {
     const WordIndex& x = a.words_[w];
     const WordIndex& y = b.words_[w];
     WordIndex& z = out.words_[w];
-    const auto epoch = static_cast<std::uint32_t>(w + 1);
-    for (const PointId id : x.ids) seen.mark(id, epoch);
+    for (const PointId id : x.ids) seen.mark(id);
     for (const PointId id : y.ids)
-      if (seen.marked(id, epoch))
+      if (seen.marked(id))
         throw Error(ErrorKind::bad_argument, "HashCube::merge: point id " + std::to_string(id) +
                                                  " is stored in both cubes (their ids must be disjoint)");
 

@@ -464,5 +464,36 @@ TEST(HashCube, LoadRejectsEveryCorruption) {
   expect_load_error(bad, "do not exist", "invalid bits cleared");
 }
 
+// Words with few distinct keys are grouped by key instead of sorted; a key's ids then go through
+// std::sort (under 64), radix passes, or one bit per point (a key holding a large share of the
+// points). Keys drawn from a few patterns, one of them shared by half the points, with ids spread
+// over 5 parts, answer every query like the bitmaps; an id given twice under two keys or under one
+// key is still an error.
+TEST(HashCube, FewDistinctKeysPerWord) {
+  constexpr int d = 6;
+  constexpr std::size_t n = 60000;
+  testing::SplitMix64 rng(9);
+  Bitmaps bitmaps(n, std::vector<Word>(words_for(d)));
+  for (auto& bitmap : bitmaps)
+    for (Word& w : bitmap) {
+      const std::uint64_t r = rng.below(1000);
+      w = r < 500 ? 0x0F0F0F0Fu : r < 900 ? static_cast<Word>(0x10000u * (r % 200) + 0x1234u) : all_ones;
+    }
+  const HashCube cube = build(d, d, bitmaps, 5);
+  for (Mask m = 1; m <= full_mask(d); ++m) ASSERT_EQ(cube.skyline(m), expected_skyline(bitmaps, m)) << m;
+  EXPECT_EQ(loaded(saved(cube)), cube);  // loading checks that each key's ids ascend
+
+  for (const Word second_key : {Word{0x0F0F0F0Fu}, Word{0x1234u}}) {
+    Bitmaps twice = bitmaps;
+    twice[7][0] = 0x0F0F0F0Fu;  // in the key that holds half the points
+    std::vector<HashCubePart> parts(2, HashCubePart(d, d));
+    parts[0].insert(7, std::vector<Word>{second_key, all_ones});  // id 7 twice in word 0, first here
+    for (std::size_t id = 0; id < twice.size(); ++id)
+      parts[id % 2].insert(static_cast<PointId>(id), twice[id]);
+    const std::string message = error_message([&] { HashCube::from_parts(d, twice.size(), d, parts); });
+    EXPECT_NE(message.find("point id 7 was inserted more than once"), std::string::npos) << message;
+  }
+}
+
 }  // namespace
 }  // namespace sextant::skycube

@@ -7,7 +7,6 @@
 #include <exception>
 #include <istream>
 #include <iterator>
-#include <numeric>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -83,145 +82,6 @@ void sort_packed(std::vector<std::uint64_t>& v, std::vector<std::uint64_t>& scra
     v.swap(scratch);
   }
 }
-
-[[noreturn]] void throw_inserted_twice(PointId id) {
-  throw Error(ErrorKind::bad_argument,
-              "HashCube::from_parts: point id " + std::to_string(id) +
-                  " was inserted more than once (ids must be distinct across parts)");
-}
-
-// Groups one word's (key, id) pairs by key without sorting them: the keys are counted in a small
-// open-addressing table, then each id goes straight to its key's range and every range is sorted.
-// A key is a point's pattern over the word's 32 subspaces and many points share one (anticorrelated
-// 10^5 x 16: a median of 3 000 distinct keys for 62 000 pairs a word), so this is two passes over
-// the pairs where a radix sort takes up to eight. A word with too many distinct keys is left to
-// the sort.
-class KeyGroups {
- public:
-  explicit KeyGroups(std::size_t n_points) : n_points_(n_points) {}
-
-  // Fills keys (ascending), offsets (keys.size() + 1) and ids (ascending within a key); false,
-  // with nothing written, when more than `limit` keys are distinct.
-  bool build(const std::vector<std::uint64_t>& packed, std::size_t limit, std::vector<Word>& keys,
-             std::vector<std::uint32_t>& offsets, std::vector<PointId>& ids) {
-    group_keys_.clear();
-    counts_.clear();
-    reset_table(12);
-    group_of_.resize(packed.size());
-    for (std::size_t i = 0; i < packed.size(); ++i) {
-      const Word key = key_of(packed[i]);
-      std::size_t h = slot(key);
-      if (table_keys_[h] == all_ones) {
-        if (group_keys_.size() == limit) return false;
-        if (2 * (group_keys_.size() + 1) > table_keys_.size()) {  // at most half full
-          grow();
-          h = slot(key);
-        }
-        table_keys_[h] = key;
-        table_groups_[h] = static_cast<std::uint32_t>(group_keys_.size());
-        group_keys_.push_back(key);
-        counts_.push_back(0);
-      }
-      const std::uint32_t g = table_groups_[h];
-      ++counts_[g];
-      group_of_[i] = g;
-    }
-    order_.resize(group_keys_.size());
-    std::iota(order_.begin(), order_.end(), std::uint32_t{0});
-    std::sort(order_.begin(), order_.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return group_keys_[a] < group_keys_[b]; });
-    keys.resize(order_.size());
-    offsets.assign(order_.size() + 1, 0);
-    fill_.resize(order_.size());
-    for (std::size_t k = 0; k < order_.size(); ++k) {
-      keys[k] = group_keys_[order_[k]];
-      fill_[order_[k]] = offsets[k];
-      offsets[k + 1] = offsets[k] + counts_[order_[k]];
-    }
-    ids.resize(packed.size());
-    for (std::size_t i = 0; i < packed.size(); ++i) ids[fill_[group_of_[i]]++] = id_of(packed[i]);
-    for (std::size_t k = 0; k < keys.size(); ++k)
-      sort_ids(ids.data() + offsets[k], offsets[k + 1] - offsets[k]);
-    return true;
-  }
-
-  // The ids of one key, ascending. A key may hold most points of the word: then one bit per
-  // point and a scan of the bits; else radix passes of 8 bits over the bits ids use.
-  void sort_ids(PointId* first, std::size_t count) {
-    if (count < 64) {
-      std::sort(first, first + count);
-      return;
-    }
-    const std::size_t words = (n_points_ + 63) / 64;
-    if (4 * count >= words) {
-      if (bits_of_ids_.size() != words) bits_of_ids_.assign(words, 0);
-      for (std::size_t i = 0; i < count; ++i) {
-        const std::uint64_t bit = std::uint64_t{1} << (first[i] % 64);
-        if ((std::exchange(bits_of_ids_[first[i] / 64], bits_of_ids_[first[i] / 64] | bit) & bit) != 0)
-          throw_inserted_twice(first[i]);
-      }
-      PointId* out = first;
-      for (std::size_t w = 0; w < words; ++w)
-        for (std::uint64_t b = std::exchange(bits_of_ids_[w], 0); b != 0; b &= b - 1)
-          *out++ = static_cast<PointId>(64 * w + static_cast<std::size_t>(std::countr_zero(b)));
-      return;
-    }
-    scratch_ids_.resize(count);
-    PointId* from = first;
-    PointId* to = scratch_ids_.data();
-    const int bits = static_cast<int>(std::bit_width(n_points_));
-    for (int shift = 0; shift < bits; shift += 8) {
-      std::array<std::uint32_t, 257> start{};
-      for (std::size_t i = 0; i < count; ++i) ++start[((from[i] >> shift) & 0xFFu) + 1];
-      for (std::size_t b = 0; b < 256; ++b) start[b + 1] += start[b];
-      for (std::size_t i = 0; i < count; ++i) to[start[(from[i] >> shift) & 0xFFu]++] = from[i];
-      std::swap(from, to);
-    }
-    if (from != first) std::copy(from, from + count, first);
-  }
-
- private:
-  // The table slot of `key`: where it is, or the free slot where it goes.
-  std::size_t slot(Word key) const noexcept {
-    const std::size_t mask = table_keys_.size() - 1;
-    // Keys often differ only in a few high bits: mix every bit into the low ones (murmur3's
-    // finaliser) before taking them, or such keys would share a few slots.
-    Word x = key;
-    x ^= x >> 16;
-    x *= 0x85EBCA6Bu;
-    x ^= x >> 13;
-    x *= 0xC2B2AE35u;
-    x ^= x >> 16;
-    std::size_t h = x & mask;
-    while (table_keys_[h] != key && table_keys_[h] != all_ones) h = (h + 1) & mask;
-    return h;
-  }
-  void reset_table(int bits) {
-    bits_ = bits;
-    table_keys_.assign(std::size_t{1} << bits, all_ones);  // all-ones keys are never stored
-    table_groups_.resize(table_keys_.size());
-  }
-  void grow() {
-    reset_table(bits_ + 1);
-    for (std::size_t g = 0; g < group_keys_.size(); ++g) {
-      const std::size_t h = slot(group_keys_[g]);
-      table_keys_[h] = group_keys_[g];
-      table_groups_[h] = static_cast<std::uint32_t>(g);
-    }
-  }
-
-  std::size_t n_points_;
-  std::vector<std::uint64_t> bits_of_ids_;  // all zero between keys
-  std::vector<PointId> scratch_ids_;
-  int bits_ = 0;
-  std::vector<Word> table_keys_;
-  std::vector<std::uint32_t> table_groups_;
-  std::vector<Word> group_keys_;         // per group, in order of first appearance
-  std::vector<std::uint32_t> counts_;    // per group
-  std::vector<std::uint32_t> group_of_;  // per pair
-  std::vector<std::uint32_t> order_;     // groups by ascending key
-  std::vector<std::uint32_t> fill_;      // per group: where its next id goes
-};
 
 // Marks ids per word position to catch an id stored twice in one word (ids must be disjoint
 // across parts / merged cubes): one bit per point, so a worker's marks stay in its cache, cleared
@@ -449,7 +309,6 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
   std::atomic<std::size_t> next{0};
   const auto work = [&](std::size_t) {
     SeenIds seen(n_points);
-    KeyGroups groups(n_points);
     std::vector<std::uint64_t> packed;
     std::vector<std::uint64_t> scratch;
     for (std::size_t w; (w = next.fetch_add(1)) < word_count;) {
@@ -467,23 +326,23 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
         }
         part.words_[w].release();  // lowers the peak memory
       }
+      sort_packed(packed, scratch);
+
       WordIndex& index = cube.words_[w];
-      const std::size_t limit = std::min(policy::HashCubeAssembly::max_grouped_keys,
-                                         packed.size() / policy::HashCubeAssembly::min_pairs_per_key);
-      if (limit == 0 || !groups.build(packed, limit, index.keys, index.offsets, index.ids)) {
-        sort_packed(packed, scratch);
-        index.ids.reserve(packed.size());
-        for (const std::uint64_t x : packed) {
-          if (index.keys.empty() || key_of(x) != index.keys.back()) {
-            if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
-            index.keys.push_back(key_of(x));
-          }
-          index.ids.push_back(id_of(x));
+      index.ids.reserve(packed.size());
+      for (const std::uint64_t x : packed) {
+        const PointId id = id_of(x);
+        if (seen.mark(id))
+          throw Error(ErrorKind::bad_argument,
+                      "HashCube::from_parts: point id " + std::to_string(id) +
+                          " was inserted more than once (ids must be distinct across parts)");
+        if (index.keys.empty() || key_of(x) != index.keys.back()) {
+          if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
+          index.keys.push_back(key_of(x));
         }
-        if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
+        index.ids.push_back(id);
       }
-      for (const PointId id : index.ids)
-        if (seen.mark(id)) throw_inserted_twice(id);
+      if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
       for (const PointId id : index.ids) seen.unmark(id);
     }
   };

@@ -37,14 +37,6 @@ struct GroupExpansion {
   static constexpr std::size_t scan_share = 4;
 };
 
-// HashCube assembly (from_parts): a word's pairs are grouped by key in a hash table when it has
-// at most max_grouped_keys distinct keys and at least min_pairs_per_key pairs per key (the table
-// stays in a core's cache and each id moves once); other words sort their pairs.
-struct HashCubeAssembly {
-  static constexpr std::size_t max_grouped_keys = std::size_t{1} << 16;
-  static constexpr std::size_t min_pairs_per_key = 4;
-};
-
 // ---- the scheduler's layout and chunks --------------------------------------------------------
 
 // MDMC's chunks of S+ per device kind: a CPU core settles a point in microseconds to milliseconds;

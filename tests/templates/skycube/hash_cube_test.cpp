@@ -464,11 +464,10 @@ TEST(HashCube, LoadRejectsEveryCorruption) {
   expect_load_error(bad, "do not exist", "invalid bits cleared");
 }
 
-// Words with few distinct keys are grouped by key instead of sorted; a key's ids then go through
-// std::sort (under 64), radix passes, or one bit per point (a key holding a large share of the
-// points). Keys drawn from a few patterns, one of them shared by half the points, with ids spread
-// over 5 parts, answer every query like the bitmaps; an id given twice under two keys or under one
-// key is still an error.
+// Words whose keys come from a few patterns, one of them shared by half the points, with ids
+// spread over 5 parts (60 000 points: the radix path), answer every query like the bitmaps and
+// load back (loading checks that each key's ids ascend); an id given twice in one word, under two
+// keys or under one, is an error naming it.
 TEST(HashCube, FewDistinctKeysPerWord) {
   constexpr int d = 6;
   constexpr std::size_t n = 60000;

@@ -76,3 +76,21 @@ x2)
   for i in 1 2; do for dev in gpu0 gpu0,gpu1; do echo "$dev anti:1000000:16: $($S skycube --generate anti:1000000:16 --template mdmc --devices $dev --format binary --output $d/a16.bin 2>&1 | tail -1)"; done; done > $out/x2.txt; el "x2 done"; cat $out/x2.txt
   ;;
 esac
+case $phase in
+hc3)
+  ( cmake -S $root -B $b/new -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON -DSEXTANT_BUILD_TESTS=ON >/dev/null && cmake --build $b/new -j 16 --target sextant_cli hash_cube_bench hash_cube_tests ) > $out/build-new.log 2>&1
+  el "new build done rc=$?"; grep -E "error|FAILED" $out/build-*.log | head -20
+  $(find $b/new/tests -name hash_cube_tests -type f | head -1) --gtest_brief=1 2>&1 | tail -1
+  S=$b/new/apps/sextant
+  for i in 1 2; do echo "gpu0 anti:1000000:16 binary: $($S skycube --generate anti:1000000:16 --template mdmc --devices gpu0 --format binary --output $d/a16.bin 2>&1 | tail -1)"; done > $out/hashcube3.txt; el "hashcube done"; cat $out/hashcube3.txt
+  timeout 120 $b/new/bench/skycube/hash_cube_bench --benchmark_filter='points:1000000/parts:1/threads:16/keys:(0|4096)/' > $out/hash_cube_bench3.txt 2>&1; el "bench rc=$?"; grep from_parts $out/hash_cube_bench3.txt
+  ;;
+esac
+case $phase in
+hc4)
+  ( cmake -S $root -B $b/new -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON -DSEXTANT_BUILD_TESTS=OFF -DSEXTANT_BUILD_BENCHMARKS=OFF >/dev/null && cmake --build $b/new -j 16 --target sextant_cli ) > $out/build-new.log 2>&1
+  el "new build done rc=$?"; grep -E "error|FAILED" $out/build-*.log | head -20
+  S=$b/new/apps/sextant
+  for i in 1 2; do echo "gpu0 anti:1000000:16 binary: $($S skycube --generate anti:1000000:16 --template mdmc --devices gpu0 --format binary --output $d/a16.bin 2>&1 | tail -1)"; done > $out/hashcube4.txt; el "hashcube done"; cat $out/hashcube4.txt
+  ;;
+esac

@@ -93,7 +93,10 @@ class TeamRef {
       : workers_(1), run_([](std::size_t count, const TaskFunction& fn) {
           for (std::size_t task = 0; task < count; ++task) fn(task, 0);
         }) {}
+  // Not for a TeamRef itself: copying one must copy it, not refer to it (a copy made from a
+  // non-const TeamRef would otherwise dangle once that one goes).
   template <TaskTeam T>
+    requires(!std::same_as<T, TeamRef>)
   TeamRef(T& team)  // NOLINT(google-explicit-constructor): a view of any team
       : workers_(team.workers()),
         run_([&team](std::size_t count, const TaskFunction& fn) { team.run_tasks(count, fn); }) {}

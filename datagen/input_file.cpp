@@ -55,6 +55,7 @@ std::string_view InputFile::peek(std::size_t n) {
 }
 
 std::size_t InputFile::read(void* buffer, std::size_t n) {
+  if (n == 0) return 0;  // `buffer` may be null then (an empty payload)
   auto* out = static_cast<char*>(buffer);
   const std::size_t from_pending = std::min(n, pending_.size());
   std::memcpy(out, pending_.data(), from_pending);

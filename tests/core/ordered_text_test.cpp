@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <exception>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -101,6 +102,25 @@ TEST(OrderedText, AnErrorInOneBlockStopsTheOthers) {
     for (std::size_t i = 0; i < 5000; ++i) whole += piece(i);
     EXPECT_EQ(whole.compare(0, out.str().size(), out.str()), 0) << workers;
   }
+}
+
+// A TeamRef copied from a non-const TeamRef (as a member keeps the one it was given) copies the
+// view, not a reference to that TeamRef: it still works once the original is gone.
+TEST(OrderedText, ACopiedTeamRefOutlivesItsSource) {
+  ReverseTeam team(3);
+  std::optional<TeamRef> kept;
+  {
+    TeamRef source(team);
+    kept.emplace(source);
+  }
+  std::ostringstream out;
+  write_in_order(out, 100, 7, *kept, [](std::size_t begin, std::size_t end, std::string& text) {
+    for (std::size_t i = begin; i < end; ++i) text += piece(i);
+  });
+  std::string want;
+  for (std::size_t i = 0; i < 100; ++i) want += piece(i);
+  EXPECT_EQ(out.str(), want);
+  EXPECT_EQ(kept->workers(), 3);
 }
 
 TEST(OrderedText, AFailedStreamIsAnIoError) {

@@ -28,7 +28,8 @@ struct DeviceOptions {
   scheduler::FaultInjection faults;   // tests and demonstrations: "numa1@2" fails a device's 2nd task
   std::optional<scheduler::Topology> machine;  // default: this machine (hwloc + CUDA); tests: synthetic
   // Cores each GPU's host worker owns (taken from the CPU workers where none is free); 0: the
-  // template's choice (MDMC: mdmc_cores_per_gpu, for its HashCube insertion; others: one).
+  // template's choice (MDMC: mdmc_cores_per_gpu, for its HashCube insertion, plus the cores no
+  // CPU worker got, such as every other core under `--devices gpu0`; others: one).
   int gpu_cores = 0;
 };
 

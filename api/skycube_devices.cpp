@@ -65,6 +65,7 @@ scheduler::SchedulerOptions scheduler_options(TemplateKind kind, const DevicePla
       break;
     case TemplateKind::mdmc:
       o.layout.gpu_cores = policy::DeviceLayout::mdmc_cores_per_gpu;
+      o.layout.gpu_spare_cores = policy::DeviceLayout::mdmc_spare_cores_to_gpus;
       break;
     case TemplateKind::reference:
     case TemplateKind::automatic:
@@ -72,7 +73,10 @@ scheduler::SchedulerOptions scheduler_options(TemplateKind kind, const DevicePla
   }
   if (options.gpu_cores < 0)
     throw Error::argument("gpu cores", std::to_string(options.gpu_cores), ">= 0 (0 = the template's choice)");
-  if (options.gpu_cores > 0) o.layout.gpu_cores = options.gpu_cores;
+  if (options.gpu_cores > 0) {  // exactly that many: no spare cores on top
+    o.layout.gpu_cores = options.gpu_cores;
+    o.layout.gpu_spare_cores = false;
+  }
   return o;
 }
 

@@ -1,6 +1,7 @@
 #include "scheduler/worker.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "core/error.hpp"
@@ -51,6 +52,35 @@ void add_cpu_workers(const NumaNode& node, std::size_t cores, const WorkerLayout
   }
 }
 
+struct GpuWorker {
+  std::size_t gpu;
+  std::vector<int> own;
+};
+
+// The cores [next_free[n], end) of each node that no worker got, dealt one at a time to the node's
+// GPU host workers; with a core limit, only while the workers own fewer cores than it.
+void deal_spare_cores(const Topology& topology, const std::vector<std::size_t>& quota,
+                      std::vector<std::size_t>& next_free, const WorkerLayout& layout,
+                      std::vector<GpuWorker>& gpu_workers) {
+  std::size_t owned = 0;
+  for (const std::size_t q : quota) owned += q;
+  for (const GpuWorker& g : gpu_workers) owned += g.own.size();
+  std::size_t budget = std::numeric_limits<std::size_t>::max();
+  if (layout.cpu_cores > 0)
+    budget = static_cast<std::size_t>(layout.cpu_cores) > owned
+                 ? static_cast<std::size_t>(layout.cpu_cores) - owned
+                 : 0;
+  for (std::size_t n = 0; n < topology.numa_nodes.size(); ++n) {
+    std::vector<GpuWorker*> here;
+    for (GpuWorker& g : gpu_workers)
+      if (topology.gpus[g.gpu].numa_node == static_cast<int>(n) && !g.own.empty()) here.push_back(&g);
+    const std::vector<int>& cores = topology.numa_nodes[n].cores;
+    for (std::size_t k = 0; !here.empty() && budget > 0 && next_free[n] < cores.size(); ++k, --budget)
+      here[k % here.size()]->own.push_back(cores[next_free[n]++]);
+  }
+  for (GpuWorker& g : gpu_workers) std::sort(g.own.begin(), g.own.end());
+}
+
 }  // namespace
 
 std::vector<WorkerInfo> plan_workers(const Topology& topology, const WorkerLayout& layout) {
@@ -89,10 +119,6 @@ std::vector<WorkerInfo> plan_workers(const Topology& topology, const WorkerLayou
   // worker got, else from the node's CPU workers while it keeps at least one.
   if (layout.gpu_cores < 1)
     throw Error::argument("gpu cores", std::to_string(layout.gpu_cores), ">= 1 cores per GPU host worker");
-  struct GpuWorker {
-    std::size_t gpu;
-    std::vector<int> own;
-  };
   std::vector<GpuWorker> gpu_workers;
   std::vector<std::size_t> next_free(quota);
   for (std::size_t g = 0; g < topology.gpus.size(); ++g) {
@@ -117,6 +143,8 @@ std::vector<WorkerInfo> plan_workers(const Topology& topology, const WorkerLayou
       gpu_workers.push_back(w);
     }
   }
+  if (layout.gpu_own_core && layout.gpu_spare_cores)
+    deal_spare_cores(topology, quota, next_free, layout, gpu_workers);
   for (std::size_t n = 0; n < topology.numa_nodes.size(); ++n)
     if (quota[n] > 0) add_cpu_workers(topology.numa_nodes[n], quota[n], layout, out);
   for (const GpuWorker& g : gpu_workers) {

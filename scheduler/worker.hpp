@@ -34,6 +34,11 @@ struct WorkerLayout {
   // remain or the node's CPU workers keep at least one). A hook may run that many threads, e.g.
   // MDMC's HashCube insertion, which would otherwise pace a fast GPU.
   int gpu_cores = 1;
+  // With gpu_own_core: the cores of a GPU's node that no worker got (a selection of GPUs only, or
+  // a core limit) are then dealt one at a time to that node's GPU host workers, within cpu_cores
+  // when it is set. Hooks that scale with host threads (MDMC's insertion) and the bookkeeping run
+  // on a template's HostTeam then use the whole machine when only GPUs compute.
+  bool gpu_spare_cores = false;
   // Host workers per GPU, each running one task at a time on the same GPU (each hook with its own
   // stream): several keep a GPU busy with tasks too small to fill it alone (SDSC's small cuboids).
   int gpu_workers = 1;

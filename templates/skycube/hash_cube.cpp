@@ -289,6 +289,183 @@ HashCube::HashCube(int d, std::size_t n_points, int max_level) : d_(d), max_leve
   for (WordIndex& index : words_) index.offsets.assign(1, 0);
 }
 
+// ---- HashCube: one word position from the parts --------------------------------------------
+//
+// A word position receives (key, id) pairs from every part in no useful order and needs its keys
+// ascending, each key's ids ascending, and every id at most once. A dense word (pairs for a good
+// share of all ids) gives each distinct key a slot in a small hash table and marks each id's slot in
+// an array over all ids; one pass over the ids in ascending order then drops every id into its key's
+// range, already in order: no sort of the pairs. A sparse word packs (key, id) and sorts.
+class HashCube::WordAssembler {
+ public:
+  explicit WordAssembler(std::size_t n_points) : n_(n_points), seen_(n_points) {}
+
+  void assemble(std::span<const std::span<const HashCubePart::Entry>> sources, Word invalid,
+                WordIndex& index) {
+    std::size_t count = 0;
+    for (const auto& source : sources) count += source.size();
+    if (count * policy::HashCubeAssembly::dense_share < n_ || count == 0 ||
+        !assemble_dense(sources, count, invalid, index))
+      assemble_sorted(sources, invalid, index);
+  }
+
+ private:
+  static constexpr std::uint64_t empty_entry = all_ones;  // key all ones: never stored
+  using Slot = std::uint32_t;  // 16-bit slots (a smaller array over the ids) measured slower
+
+  void check_id(PointId id) const {
+    if (id >= n_) [[unlikely]]
+      out_of_range(id);
+  }
+  [[noreturn]] void out_of_range(PointId id) const {
+    throw Error(ErrorKind::bad_argument, "HashCube::from_parts: point id " + std::to_string(id) +
+                                             " is out of range for a cube of " + std::to_string(n_) +
+                                             " points");
+  }
+  [[noreturn]] static void inserted_twice(PointId id) {
+    throw Error(ErrorKind::bad_argument,
+                "HashCube::from_parts: point id " + std::to_string(id) +
+                    " was inserted more than once (ids must be distinct across parts)");
+  }
+
+  // ---- dense: key slots and an array over all ids ----
+  // Slots are 1, 2, ...; slot 0 means "no pair" and fills a spare last id, so that the pass over
+  // the ids stores every id without a branch on whether the word holds it. False, with nothing
+  // stored, when the keys are nearly as many as the pairs: sorting the pairs is then cheaper.
+  bool assemble_dense(std::span<const std::span<const HashCubePart::Entry>> sources, std::size_t count,
+                      Word invalid, WordIndex& index) {
+    if (slot_of_id_.empty()) slot_of_id_.assign(n_, 0);
+    start_table(count);
+    const std::size_t key_limit = count / policy::HashCubeAssembly::dense_max_key_share + 1;
+    Slot* const slot_of_id = slot_of_id_.data();
+    PointId low = ~PointId{0};
+    PointId high = 0;
+    for (const auto& source : sources)
+      for (const HashCubePart::Entry& e : source) {
+        check_id(e.id);
+        const Word key = e.key | invalid;
+        if (key == all_ones) continue;
+        const Slot slot = slot_for(key);
+        if (keys_.size() > key_limit) {
+          if (low <= high) std::fill(slot_of_id + low, slot_of_id + high + 1, Slot{0});
+          return false;
+        }
+        if (slot_of_id[e.id] != 0) inserted_twice(e.id);
+        slot_of_id[e.id] = slot;
+        ++fill_[slot];
+        low = std::min(low, e.id);
+        high = std::max(high, e.id);
+      }
+    const std::size_t distinct = keys_.size() - 1;
+    if (distinct == 0) return true;
+    // Keys ascending; fill_[slot] turns from the key's count into where its next id goes.
+    order_.clear();
+    for (std::size_t slot = 1; slot <= distinct; ++slot)
+      order_.push_back(pack(keys_[slot], static_cast<PointId>(slot)));
+    sort_packed(order_, scratch_);
+    index.keys.resize(distinct);
+    index.offsets.resize(distinct + 1);
+    index.offsets[0] = 0;
+    for (std::size_t rank = 0; rank < distinct; ++rank) {
+      const std::uint32_t slot = id_of(order_[rank]);
+      index.keys[rank] = key_of(order_[rank]);
+      index.offsets[rank + 1] = index.offsets[rank] + fill_[slot];
+      fill_[slot] = index.offsets[rank];
+    }
+    const std::uint32_t stored = index.offsets.back();
+    index.ids.resize(stored + 1);  // + the spare
+    fill_[0] = stored;
+    PointId* const ids = index.ids.data();
+    std::uint32_t* const fill = fill_.data();
+    for (std::size_t id = low; id <= high; ++id) {
+      const Slot slot = slot_of_id[id];
+      const std::uint32_t at = fill[slot];
+      ids[at] = static_cast<PointId>(id);
+      fill[slot] = at + (slot != 0 ? 1 : 0);
+      slot_of_id[id] = 0;
+    }
+    index.ids.pop_back();
+    return true;
+  }
+
+  // An empty table with room for a word's keys; grows as they come.
+  void start_table(std::size_t count) {
+    keys_.assign(1, all_ones);  // slot 0: no pair
+    fill_.assign(1, 0);
+    const std::size_t size = std::bit_ceil(std::max<std::size_t>(64, 2 * std::min<std::size_t>(count, 4096)));
+    table_.assign(size, empty_entry);
+    shift_ = 64 - std::countr_zero(size);
+  }
+  std::size_t home(Word key) const noexcept {  // multiplicative hashing: the product's top bits
+    return static_cast<std::size_t>((std::uint64_t{key} * 0x9E3779B97F4A7C15u) >> shift_);
+  }
+  // The key's slot (1, 2, ... in order of first sight), added when new.
+  Slot slot_for(Word key) {
+    const std::uint64_t* const table = table_.data();
+    const std::size_t mask = table_.size() - 1;
+    std::size_t h = home(key);
+    for (;; h = (h + 1) & mask) {
+      const std::uint64_t entry = table[h];
+      if (static_cast<Word>(entry) == key) return static_cast<Slot>(entry >> 32);
+      if (entry == empty_entry) break;
+    }
+    const auto slot = static_cast<Slot>(keys_.size());
+    keys_.push_back(key);
+    fill_.push_back(0);
+    table_[h] = (std::uint64_t{slot} << 32) | key;
+    if (2 * keys_.size() > table_.size()) grow_table();
+    return slot;
+  }
+  void grow_table() {
+    table_.assign(2 * table_.size(), empty_entry);
+    --shift_;
+    const std::size_t mask = table_.size() - 1;
+    for (std::size_t slot = 1; slot < keys_.size(); ++slot) {
+      std::size_t h = home(keys_[slot]);
+      while (table_[h] != empty_entry) h = (h + 1) & mask;
+      table_[h] = (std::uint64_t{slot} << 32) | keys_[slot];
+    }
+  }
+
+  // ---- sparse: sort the (key, id) pairs ----
+  void assemble_sorted(std::span<const std::span<const HashCubePart::Entry>> sources, Word invalid,
+                       WordIndex& index) {
+    packed_.clear();
+    for (const auto& source : sources)
+      for (const HashCubePart::Entry& e : source) {
+        check_id(e.id);
+        const Word key = e.key | invalid;
+        if (key != all_ones) packed_.push_back(pack(key, e.id));
+      }
+    sort_packed(packed_, scratch_);
+    index.ids.reserve(packed_.size());
+    for (const std::uint64_t x : packed_) {
+      const PointId id = id_of(x);
+      if (seen_.mark(id)) inserted_twice(id);
+      if (index.keys.empty() || key_of(x) != index.keys.back()) {
+        if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
+        index.keys.push_back(key_of(x));
+      }
+      index.ids.push_back(id);
+    }
+    if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
+    for (const PointId id : index.ids) seen_.unmark(id);
+  }
+
+  std::size_t n_;
+  // dense
+  std::vector<Slot> slot_of_id_;      // n_ entries, all 0 between words
+  std::vector<std::uint64_t> table_;  // (slot << 32) | key, or empty_entry
+  int shift_ = 0;
+  std::vector<Word> keys_;            // per slot
+  std::vector<std::uint32_t> fill_;   // per slot: its count, then its next position in ids
+  std::vector<std::uint64_t> order_;  // (key, slot) sorted
+  // sparse
+  SeenIds seen_;
+  std::vector<std::uint64_t> packed_;
+  std::vector<std::uint64_t> scratch_;
+};
+
 HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::vector<HashCubePart> parts,
                               TeamRef team) {
   HashCube cube(d, n_points, max_level);
@@ -308,42 +485,14 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
       std::min<std::size_t>(word_count, static_cast<std::size_t>(std::max(team.workers(), 1)));
   std::atomic<std::size_t> next{0};
   const auto work = [&](std::size_t) {
-    SeenIds seen(n_points);
-    std::vector<std::uint64_t> packed;
-    std::vector<std::uint64_t> scratch;
+    WordAssembler assembler(n_points);
     for (std::size_t w; (w = next.fetch_add(1)) < word_count;) {
-      const Word invalid = ~valid_bits(d, max_level, w);
-      packed.clear();
-      for (HashCubePart& part : parts) {
-        if (part.words_.empty()) continue;
-        for (const HashCubePart::Entry& e : part.words_[w]) {
-          if (e.id >= n_points)
-            throw Error(ErrorKind::bad_argument, "HashCube::from_parts: point id " + std::to_string(e.id) +
-                                                     " is out of range for a cube of " +
-                                                     std::to_string(n_points) + " points");
-          const Word key = e.key | invalid;
-          if (key != all_ones) packed.push_back(pack(key, e.id));
-        }
-        part.words_[w].release();  // lowers the peak memory
-      }
-      sort_packed(packed, scratch);
-
-      WordIndex& index = cube.words_[w];
-      index.ids.reserve(packed.size());
-      for (const std::uint64_t x : packed) {
-        const PointId id = id_of(x);
-        if (seen.mark(id))
-          throw Error(ErrorKind::bad_argument,
-                      "HashCube::from_parts: point id " + std::to_string(id) +
-                          " was inserted more than once (ids must be distinct across parts)");
-        if (index.keys.empty() || key_of(x) != index.keys.back()) {
-          if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
-          index.keys.push_back(key_of(x));
-        }
-        index.ids.push_back(id);
-      }
-      if (!index.keys.empty()) index.offsets.push_back(static_cast<std::uint32_t>(index.ids.size()));
-      for (const PointId id : index.ids) seen.unmark(id);
+      std::vector<std::span<const HashCubePart::Entry>> sources;
+      for (const HashCubePart& part : parts)
+        if (!part.words_.empty()) sources.push_back(part.words_[w].span());
+      assembler.assemble(sources, ~valid_bits(d, max_level, w), cube.words_[w]);
+      for (HashCubePart& part : parts)
+        if (!part.words_.empty()) part.words_[w].release();  // lowers the peak memory
     }
   };
   run_bodies(team, workers, work, [&] { next = word_count; });  // the others stop at their next word

@@ -127,6 +127,7 @@ class HashCube {
     std::vector<PointId> ids;            // ascending within a key
     friend bool operator==(const WordIndex&, const WordIndex&) = default;
   };
+  class WordAssembler;  // one word position's index from the parts' entries (hash_cube.cpp)
   void check_subspace(Mask m) const;  // throws Error unless computed(m)
 
   int d_ = 0;

@@ -37,6 +37,15 @@ struct GroupExpansion {
   static constexpr std::size_t scan_share = 4;
 };
 
+// Assembling the HashCube's word positions from the parts (HashCube::from_parts): a word holding at
+// least 1/dense_share as many pairs as there are points goes through an array over every id (one
+// pass over the ids, no sort), unless its distinct keys pass 1/dense_max_key_share of its pairs
+// (near-unique keys: sorting them costs as much as sorting the pairs); other words sort the pairs.
+struct HashCubeAssembly {
+  static constexpr std::size_t dense_share = 8;
+  static constexpr std::size_t dense_max_key_share = 4;
+};
+
 // ---- the scheduler's layout and chunks --------------------------------------------------------
 
 // MDMC's chunks of S+ per device kind: a CPU core settles a point in microseconds to milliseconds;
@@ -58,6 +67,9 @@ struct DeviceLayout {
   // MDMC's GPU host worker inserts its GPU's bitmaps into a HashCube part; at d = 16 one core
   // inserts slower than an H100 computes, so each GPU gets several cores.
   static constexpr int mdmc_cores_per_gpu = 4;
+  // Cores that no CPU worker got (e.g. `--devices gpu0`) join the GPU host workers: they insert
+  // faster, and the HashCube assembly after the devices finish runs on every core.
+  static constexpr bool mdmc_spare_cores_to_gpus = true;
 };
 
 // ---- the skyline front door (api/skyline.hpp, skyline_devices.hpp) ---------------------------

@@ -138,6 +138,51 @@ TEST(Workers, GpuHostWorkersCanOwnSeveralCores) {
   EXPECT_THROW(plan_workers(t, layout), Error);
 }
 
+TEST(Workers, GpuHostWorkersCanTakeTheSpareCoresOfTheirNode) {
+  Topology t = synthetic_topology("package:2 numa:1 core:6 pu:1");
+  add_gpus(t, {{0, 0, std::size_t{1} << 30, "fake"},
+               {1, 1, std::size_t{1} << 30, "fake"},
+               {2, 0, std::size_t{1} << 30, "fake"}});  // gpu0, gpu2 on numa0; gpu1 on numa1
+  WorkerLayout layout;
+  layout.gpu_own_core = true;
+  layout.gpu_cores = 2;
+  layout.gpu_spare_cores = true;
+  // Only GPUs compute: each takes its two cores, then the rest of its node is dealt round-robin.
+  layout.devices = parse_devices("--devices", "gpu0,gpu1,gpu2");
+  auto workers = plan_workers(t, layout);
+  ASSERT_EQ(workers.size(), 3u);
+  EXPECT_EQ(workers[0].gpu_ordinal, 0);
+  EXPECT_EQ(workers[0].cores, (std::vector<int>{0, 1, 4}));
+  EXPECT_EQ(workers[1].gpu_ordinal, 1);
+  EXPECT_EQ(workers[1].cores, (std::vector<int>{6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(workers[2].gpu_ordinal, 2);
+  EXPECT_EQ(workers[2].cores, (std::vector<int>{2, 3, 5}));
+  EXPECT_EQ(workers[1].threads(), 6);
+  // A core limit bounds every core owned: 9 = the six own cores and three spare ones.
+  layout.cpu_cores = 9;
+  workers = plan_workers(t, layout);
+  ASSERT_EQ(workers.size(), 3u);
+  EXPECT_EQ(workers[0].cores, (std::vector<int>{0, 1, 4}));
+  EXPECT_EQ(workers[1].cores, (std::vector<int>{6, 7, 8}));
+  EXPECT_EQ(workers[2].cores, (std::vector<int>{2, 3, 5}));
+  // CPU workers on every core: nothing is spare, the GPUs take their two from the CPU workers.
+  layout.cpu_cores = 0;
+  layout.devices = parse_devices("--devices", "all");
+  workers = plan_workers(t, layout);
+  std::size_t owned = 0;
+  for (const WorkerInfo& w : workers) {
+    if (w.kind == DeviceKind::gpu) EXPECT_EQ(w.cores.size(), 2u);
+    owned += w.cores.size();
+  }
+  EXPECT_EQ(owned, 12u);
+  // Off (the default): a GPU alone keeps its two.
+  layout.gpu_spare_cores = false;
+  layout.devices = parse_devices("--devices", "gpu1");
+  workers = plan_workers(t, layout);
+  ASSERT_EQ(workers.size(), 1u);
+  EXPECT_EQ(workers[0].cores, (std::vector<int>{6, 7}));
+}
+
 TEST(Workers, SeveralHostWorkersPerGpu) {
   WorkerLayout layout;
   layout.gpu_workers = 2;

@@ -340,26 +340,52 @@ TEST(HashCube, SaveLoadRoundTrip) {
   EXPECT_EQ(bytes.substr(4, 20), std::string("\x01\0\0\0\x03\0\0\0\x02\0\0\0\x05\0\0\0\0\0\0\0", 20));
 }
 
-TEST(HashCube, LargeBuildsTakeTheRadixSortPath) {
-  // Enough entries per word for the radix sort; ids inserted in descending order, spread over
-  // parts, with many repeated keys (random_bitmaps' shared word) and ids above 2^16.
+// from_parts assembles a word in one of three ways by how many pairs it holds for n points and how
+// many distinct keys they have: dense (at least n / 8 pairs and few keys: an array over every id;
+// with 9 000 keys its key table grows), sparse or with near-unique keys and large (a radix sort),
+// small (std::sort). The same checks run for each, with ids inserted in descending order over
+// several parts, ids above 2^16 and repeated keys.
+TEST(HashCube, EveryAssemblyPathMatchesTheBitmaps) {
   const int d = 6;
-  const Bitmaps bitmaps = random_bitmaps(70000, d, 99);
-  std::vector<HashCubePart> parts(3, HashCubePart(d, d));
-  for (std::size_t i = bitmaps.size(); i-- > 0;) parts[i % 3].insert(static_cast<PointId>(i), bitmaps[i]);
-  const HashCube cube = HashCube::from_parts(d, bitmaps.size(), d, std::move(parts));
-  for (Mask m = 1; m <= full_mask(d); ++m)
-    ASSERT_EQ(cube.skyline(m), expected_skyline(bitmaps, m)) << "mask " << m;
-  // load() checks the layout: keys strictly ascending, ids ascending within a key.
-  EXPECT_EQ(loaded(saved(cube)), cube);
+  const std::size_t n = 70000;
+  for (const Word pool : {Word{0}, Word{300}, Word{9000}})  // keys a word is drawn from; 0: any
+    for (const std::size_t every : {std::size_t{1}, std::size_t{3}, std::size_t{10}, std::size_t{997}}) {
+      SCOPED_TRACE("every " + std::to_string(every) + "th point stored, key pool " + std::to_string(pool));
+      Bitmaps bitmaps(n, std::vector<Word>(words_for(d), all_ones));
+      const Bitmaps random = random_bitmaps(n, d, 99);
+      for (std::size_t i = 5; i < n; i += every)
+        for (std::size_t w = 0; w < bitmaps[i].size(); ++w)
+          bitmaps[i][w] =
+              pool == 0 || random[i][w] == all_ones ? random[i][w] : (random[i][w] % pool) * 0x9E3779B1u;
+      const auto parts_of = [&] {
+        std::vector<HashCubePart> parts(3, HashCubePart(d, d));
+        for (std::size_t i = n; i-- > 0;) parts[i % 3].insert(static_cast<PointId>(i), bitmaps[i]);
+        return parts;
+      };
+      const HashCube cube = HashCube::from_parts(d, n, d, parts_of());
+      for (Mask m = 1; m <= full_mask(d); ++m)
+        ASSERT_EQ(cube.skyline(m), expected_skyline(bitmaps, m)) << "mask " << m;
+      for (std::size_t id = 0; id < n; id += 4999)
+        EXPECT_EQ(cube.membership(static_cast<PointId>(id)), expected_membership(bitmaps[id], d, d));
+      EXPECT_EQ(loaded(saved(cube)), cube);  // load() checks: keys strictly ascending, ids ascending in a key
 
-  // Sparse skylines (few points stored among many): skyline() orders them by sorting rather
-  // than through a bitmap over all ids.
-  Bitmaps sparse(bitmaps.size(), std::vector<Word>(words_for(d), all_ones));
-  for (std::size_t i = 5; i < sparse.size(); i += 997) sparse[i] = bitmaps[i];
-  const HashCube few = build(d, d, sparse, 4);
-  for (Mask m = 1; m <= full_mask(d); ++m)
-    ASSERT_EQ(few.skyline(m), expected_skyline(sparse, m)) << "mask " << m;
+      // An id stored twice, under the same key or another one, and an id out of range.
+      const auto stored = static_cast<PointId>(5 + every * (n / every / 2));
+      ASSERT_NE(bitmaps[stored][0], all_ones);  // stored in word 0
+      for (const Word key : {bitmaps[stored][0], Word{bitmaps[stored][0] ^ 0x10u}}) {
+        auto parts = parts_of();
+        parts[(stored + 1) % 3].insert(stored, std::vector<Word>{key, all_ones});
+        const std::string message = error_message([&] { HashCube::from_parts(d, n, d, std::move(parts)); });
+        EXPECT_NE(message.find("point id " + std::to_string(stored) + " was inserted more than once"),
+                  std::string::npos)
+            << message;
+      }
+      auto parts = parts_of();
+      parts[0].insert(static_cast<PointId>(n), std::vector<Word>{0x3u, 0x3u});
+      const std::string message = error_message([&] { HashCube::from_parts(d, n, d, std::move(parts)); });
+      EXPECT_NE(message.find("point id 70000 is out of range for a cube of 70000 points"), std::string::npos)
+          << message;
+    }
 }
 
 TEST(HashCube, ThreadCountDoesNotChangeTheCube) {

@@ -39,4 +39,9 @@ x4)  # 4 GPUs: the CLI on 1, 2 and 4 of them (new twice, old once), hash_cube_be
   cmp $d/a16-old.bin $d/a16-new.bin && echo "cubes identical" | tee -a $out/x4.txt
   timeout 150 $b/new/bench/skycube/hash_cube_bench --benchmark_filter='points:1000000/parts:1/threads:(1|16)/keys:4096/' > $out/hash_cube_bench-x4.txt 2>&1; el "bench rc=$?"; grep from_parts $out/hash_cube_bench-x4.txt
   ;;
+report)  # 4 GPUs: the scheduler's per-device report for 1 and 4 GPUs
+  ( cmake -S $root -B $b/new -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON -DSEXTANT_BUILD_TESTS=OFF -DSEXTANT_BUILD_BENCHMARKS=OFF >/dev/null && cmake --build $b/new -j 64 --target sextant_cli ) > $out/build-new.log 2>&1
+  el "build done rc=$?"; grep -E "error|FAILED" $out/build-new.log | head -20
+  for dev in gpu0 gpu0,gpu1,gpu2,gpu3; do $b/new/apps/sextant skycube --generate anti:1000000:16 --template mdmc --devices $dev --format binary --output $d/a16.bin --report > $out/report-$dev.txt 2>&1; el "$dev rc=$?"; cat $out/report-$dev.txt; done
+  ;;
 esac

@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "datagen/csv_tokens.hpp"
 #include "datagen/input_file.hpp"
+#include "datagen/plain_float.hpp"
 
 namespace sextant::datagen {
 namespace {
@@ -183,14 +184,15 @@ class Parser {
                              std::to_string(first_data_line_) + ")");
   }
 
-  // One pass per row: from_chars reads each number in place and must stop at a comma (blanks
-  // allowed) or the row's end. Anything unusual (a '+', blanks inside, underflow, a bad cell)
-  // goes to cell_value(), which takes the whole cell and either accepts it or says why not.
+  // One pass per row: parse_plain_float (else from_chars) reads each number in place and must stop at a comma
+  // (blanks allowed) or the row's end. Anything unusual (a '+', blanks inside, underflow, a bad cell) goes to
+  // cell_value(), which takes the whole cell and either accepts it or says why not.
   void parse_row(std::string_view line) {
     CsvCells cells(line, TrailingComma::dropped);
     const auto d = static_cast<std::size_t>(d_);
     float value = 0;
     const auto read_finite = [&value](const char* first, const char* last) -> const char* {
+      if (const char* next = detail::parse_plain_float(first, last, value)) return next;
       const auto [next, ec] = std::from_chars(first, last, value);
       return ec == std::errc{} && std::isfinite(value) ? next : nullptr;
     };

@@ -108,8 +108,9 @@ Input load_input(const Arguments& args, PhaseTimes& phases) {
     in.values = to_window_column(std::move(data));
   } else {
     const window::ValueType type = window::parse_value_type("--value-type", requested.value_or("double"));
-    datagen::StreamValues stream =
-        datagen::parse_stream_csv_values(datagen::InputText(file).view(), path, column_type(type));
+    datagen::StreamValues stream = datagen::parse_text(file, [&](std::string_view text) {
+      return datagen::parse_stream_csv_values(text, path, column_type(type));
+    });
     if (stream.several_keys)
       std::fprintf(
           stderr,

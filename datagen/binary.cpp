@@ -98,7 +98,7 @@ Dataset read_dataset(const std::string& path, const CsvOptions& options) {
   InputFile file(path);  // opened once: a FIFO cannot be probed and then opened again
   if (file.peek(sizeof binary_magic) == std::string_view(binary_magic, sizeof binary_magic))
     return read_binary(file, options.preferences);
-  return parse_csv(InputText(file).view(), path, options);
+  return parse_text(file, [&](std::string_view text) { return parse_csv(text, path, options); });
 }
 
 }  // namespace sextant::datagen

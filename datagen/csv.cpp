@@ -265,7 +265,7 @@ Dataset detail::parse_csv_in_chunks(std::string_view text, const std::string& or
 
 Dataset read_csv(const std::string& path, const CsvOptions& options) {
   InputFile file(path);
-  return parse_csv(InputText(file).view(), path, options);
+  return parse_text(file, [&](std::string_view text) { return parse_csv(text, path, options); });
 }
 
 void write_csv(std::ostream& out, const Dataset& data) {

@@ -14,6 +14,14 @@
 #include "core/error.hpp"
 
 namespace sextant::datagen {
+namespace {
+
+// A regular file of this size or more is read on every core, in blocks of read_block_bytes, or
+// mapped (InputText).
+constexpr std::size_t parallel_read_min_bytes = std::size_t{1} << 22;
+constexpr std::size_t read_block_bytes = std::size_t{1} << 20;
+
+}  // namespace
 
 InputFile::InputFile(const std::string& path) : path_(path) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -80,14 +88,6 @@ std::uint64_t InputFile::count_rest(std::uint64_t limit) {
   return count;
 }
 
-namespace {
-
-// A regular file of this size or more is read on every core, in blocks of read_block_bytes.
-constexpr std::size_t parallel_read_min_bytes = std::size_t{1} << 22;
-constexpr std::size_t read_block_bytes = std::size_t{1} << 20;
-
-}  // namespace
-
 std::optional<std::uint64_t> InputFile::bytes_left() const {
   if (!size_) return std::nullopt;
   const off_t at = ::lseek(fd_, 0, SEEK_CUR);
@@ -134,7 +134,33 @@ std::size_t InputFile::read_on_every_core(void* buffer, std::size_t n) {
   return from_pending + end.load();
 }
 
-InputText::InputText(InputFile& file) {
+MappedFile InputFile::map_rest(std::size_t min_bytes) {
+  if (!size_) return {};
+  // The file as it is now: it may have grown since it was opened.
+  struct stat st {};
+  const off_t at = ::lseek(fd_, 0, SEEK_CUR);
+  if (at < 0 || ::fstat(fd_, &st) != 0) return {};
+  const auto position = static_cast<std::uint64_t>(at) - pending_.size();  // peeked bytes are not consumed
+  const auto end = static_cast<std::uint64_t>(st.st_size);
+  if (end <= position || end - position < min_bytes) return {};
+  MappedFile mapped(fd_, position, static_cast<std::size_t>(end - position), path_);
+  if (mapped.mapped()) {
+    pending_.clear();
+    ::lseek(fd_, static_cast<off_t>(end), SEEK_SET);
+  }
+  return mapped;
+}
+
+InputText::InputText(InputFile& file) : mapped_(file.map_rest(parallel_read_min_bytes)) {
+  if (mapped_.mapped()) {
+    try {
+      detail::check_line_lengths(view(), file.path());
+    } catch (...) {
+      throw_if_changed();
+      throw;
+    }
+    return;
+  }
   if (!file.size()) {
     text_ = read_text(file);
     return;

@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "datagen/mapped_file.hpp"
+
 namespace sextant::datagen {
 
 // The longest line any text reader accepts (dataset CSV, stream CSV), without its line end.
@@ -43,6 +45,9 @@ class InputFile {
   // each into its part of `buffer` (which need not be zeroed: the pages are first touched by the
   // thread that fills them). Anything else is read front to back.
   std::size_t read_on_every_core(void* buffer, std::size_t n);
+  // The rest of a regular file of `min_bytes` or more, mapped (MappedFile) and consumed; an
+  // empty MappedFile for a smaller file, a pipe, a FIFO or a device, or when mapping fails.
+  MappedFile map_rest(std::size_t min_bytes);
   // Bytes left, counted up to `limit` (more than `limit` when it stops early).
   std::uint64_t count_rest(std::uint64_t limit);
 
@@ -59,19 +64,41 @@ class InputFile {
 // is longer than max_line_bytes, without reading further.
 std::string read_text(InputFile& file);
 
-// The rest of an input as one block of text, with the line bound of read_text. A regular file is
-// read by every core: positional reads of its ranges straight into memory that is not zeroed
-// first. Pipes, FIFOs and devices are read once, front to back, through read_text.
+// The rest of an input as one block of text, with the line bound of read_text. A regular file of
+// a few MiB or more is mapped (MappedFile); a smaller one, or one that cannot be mapped, is read by
+// every core into memory that is not zeroed first. Pipes, FIFOs and devices are read once, front
+// to back, through read_text.
 class InputText {
  public:
   explicit InputText(InputFile& file);
-  std::string_view view() const noexcept { return block_ ? std::string_view(block_.get(), size_) : text_; }
+  std::string_view view() const noexcept {
+    return mapped_.mapped() ? mapped_.view() : block_ ? std::string_view(block_.get(), size_) : text_;
+  }
+  // MappedFile::throw_if_changed: call it after the text was read, and before reporting what a
+  // reader found wrong in it.
+  void throw_if_changed() const { mapped_.throw_if_changed(); }
 
  private:
-  std::unique_ptr<char[]> block_;  // a regular file's bytes
+  MappedFile mapped_;
+  std::unique_ptr<char[]> block_;  // a regular file's bytes, read
   std::size_t size_ = 0;
   std::string text_;  // anything else
 };
+
+// parse(text) on the rest of `file` as one InputText. When the file shrank while it was mapped,
+// the error says so, rather than what the parse made of the zeros read in its place.
+template <class Parse>
+auto parse_text(InputFile& file, Parse&& parse) {
+  const InputText text(file);
+  try {
+    auto result = parse(text.view());
+    text.throw_if_changed();
+    return result;
+  } catch (...) {
+    text.throw_if_changed();
+    throw;
+  }
+}
 
 namespace detail {
 // Throws throw_line_too_long's error when a line of `text` (counted without its '\n') is longer

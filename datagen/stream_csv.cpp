@@ -16,8 +16,10 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/huge_pages.hpp"
 #include "datagen/csv_tokens.hpp"
 #include "datagen/input_file.hpp"
+#include "datagen/plain_digits.hpp"
 
 namespace sextant::datagen {
 namespace {
@@ -125,6 +127,56 @@ bool starts_with_header(std::string_view text) {
   return line.size() <= max_line_bytes && cut_cells(line, cells) == 4 && header_cells(cells);
 }
 
+// The plain shape of a row, which generated and exported streams have: `key,ts,value,wm` with
+// digits only (a '-' before value and wm), wm possibly empty, no blanks, '\n' or the end of the
+// text after it. Such a row is read in one pass over its bytes; any other line, and every error,
+// goes cell by cell, so both paths give the same rows and the same errors.
+struct PlainRow {
+  std::uint64_t key = 0;
+  std::int64_t ts = 0;
+  std::int64_t wm = 0;
+};
+
+// '-'? then plain_digits.
+const char* plain_integer(const char* p, const char* end, std::int64_t& value) noexcept {
+  const bool negative = p != end && *p == '-';
+  std::uint64_t magnitude = 0;
+  p = detail::plain_digits(p + (negative ? 1 : 0), end, magnitude);
+  if (p != nullptr)
+    value = negative ? -static_cast<std::int64_t>(magnitude) : static_cast<std::int64_t>(magnitude);
+  return p;
+}
+
+// A finite number starting with a digit or '-', as std::from_chars reads it (the cell-by-cell
+// path's parser, so both agree); nullptr on anything else, underflow included.
+template <class T>
+const char* plain_floating(const char* p, const char* end, T& value) noexcept {
+  if (p == end || (*p != '-' && static_cast<unsigned char>(*p - '0') >= 10)) return nullptr;
+  const auto [stop, ec] = std::from_chars(p, end, value);
+  return ec == std::errc{} && std::isfinite(value) ? stop : nullptr;
+}
+
+// One plain row from `p`: past its '\n' (or the end of the text), or nullptr when the line has
+// another shape. `read_value(p, end)` reads the value cell the same way, without storing it.
+template <class ReadValue>
+const char* plain_row(const char* p, const char* end, PlainRow& row, ReadValue&& read_value) noexcept {
+  const auto comma = [end](const char* at) {
+    return at != nullptr && at != end && *at == ',' ? at + 1 : nullptr;
+  };
+  std::uint64_t ts = 0;
+  if (!(p = comma(detail::plain_digits(p, end, row.key))) ||
+      row.key > std::numeric_limits<window::StreamKey>::max() ||
+      !(p = comma(detail::plain_digits(p, end, ts))) || !(p = comma(read_value(p, end))))
+    return nullptr;
+  row.ts = static_cast<std::int64_t>(ts);
+  if (p == end || *p == '\n')
+    row.wm = window::no_watermark;
+  else if (!(p = plain_integer(p, end, row.wm)))
+    return nullptr;
+  if (p == end) return p;
+  return *p == '\n' ? p + 1 : nullptr;
+}
+
 // Parses one chunk of the text: whole lines, the first of them file line `first_line`, rows
 // written from the start of the slices. Throws the chunk's first error.
 class Parser {
@@ -135,43 +187,105 @@ class Parser {
 
   template <class T>
   void parse_as(T* values) {
-    for_each_row([&](std::string_view cell) { *values++ = value_cell<T>(cell); });
+    for_each_row(TypedValues<T>{*this, values});
   }
 
   // Automatic typing: int64 until the first value that is not an integer, then doubles (their
   // bits in the int64 slots); with `as_double` doubles from the first row.
   void parse_automatic(std::int64_t* slots, bool as_double) {
     if (as_double) chunk_.doubles_from = 0;
-    std::size_t row = 0;
-    for_each_row([&](std::string_view cell) {
-      if (chunk_.doubles_from == no_doubles) {
-        std::int64_t v = 0;
-        if (parse_integer(cell, v) == std::errc{}) {
-          chunk_.negative_zero |= v == 0 && cell.front() == '-';
-          slots[row++] = v;
-          return;
-        }
-        chunk_.doubles_from = row;
-      }
-      slots[row++] = std::bit_cast<std::int64_t>(value_cell<double>(cell));  // throws unless finite
-    });
+    for_each_row(AutomaticValues{*this, slots});
   }
 
   const ChunkSummary& summary() const noexcept { return chunk_; }
 
  private:
+  // The value column of parse_as<T>. Each reader stores a plain row's value in commit(), once the
+  // whole row has been read, and a cell-by-cell row's in cell().
+  template <class T>
+  struct TypedValues {
+    const Parser& parser;
+    T* out;
+    T pending{};
+
+    const char* plain(const char* p, const char* end) noexcept {
+      if constexpr (std::is_integral_v<T>) {
+        std::int64_t v = 0;
+        p = plain_integer(p, end, v);
+        if (p == nullptr || v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max())
+          return nullptr;
+        pending = static_cast<T>(v);
+        return p;
+      } else {
+        return plain_floating(p, end, pending);
+      }
+    }
+    void commit() noexcept { *out++ = pending; }
+    void cell(std::string_view cell) { *out++ = parser.value_cell<T>(cell); }
+  };
+
+  // The value column of parse_automatic.
+  struct AutomaticValues {
+    Parser& parser;
+    std::int64_t* slots;
+    std::size_t row = 0;
+    std::int64_t pending = 0;
+    bool pending_negative_zero = false;
+
+    const char* plain(const char* p, const char* end) noexcept {
+      if (parser.chunk_.doubles_from != no_doubles) {
+        double v = 0;
+        const char* const stop = plain_floating(p, end, v);
+        pending = std::bit_cast<std::int64_t>(v);
+        pending_negative_zero = false;
+        return stop;
+      }
+      const char* const stop = plain_integer(p, end, pending);
+      pending_negative_zero = stop != nullptr && pending == 0 && *p == '-';
+      return stop;
+    }
+    void commit() noexcept {
+      parser.chunk_.negative_zero |= pending_negative_zero;
+      slots[row++] = pending;
+    }
+    void cell(std::string_view cell) {
+      if (parser.chunk_.doubles_from == no_doubles) {
+        std::int64_t v = 0;
+        if (parse_integer(cell, v) == std::errc{}) {
+          parser.chunk_.negative_zero |= v == 0 && cell.front() == '-';
+          slots[row++] = v;
+          return;
+        }
+        parser.chunk_.doubles_from = row;
+      }
+      slots[row++] = std::bit_cast<std::int64_t>(parser.value_cell<double>(cell));  // throws unless finite
+    }
+  };
+
   [[noreturn]] void fail(std::size_t column, const std::string& what) const {
     throw Error::in_file(origin_, line_, column, what);
   }
 
-  // Splits the text into rows, checks key, ts and wm, and hands the value cell to `on_value`.
-  template <class F>
-  void for_each_row(F&& on_value) {
+  // Splits the text into rows, checks key, ts and wm, and hands the value to `values`.
+  template <class Values>
+  void for_each_row(Values&& values) {
+    const char* const text = text_.data();
+    const char* const end = text + text_.size();
+    const auto read_value = [&values](const char* p, const char* stop) { return values.plain(p, stop); };
     std::size_t pos = 0;
     std::size_t blank_run = 0;  // first line of the current run of blank lines
     while (pos < text_.size()) {
-      const std::size_t eol = std::min(text_.find('\n', pos), text_.size());
       ++line_;
+      PlainRow plain;
+      if (const char* next = plain_row(text + pos, end, plain, read_value);
+          next != nullptr && static_cast<std::size_t>(next - text) - pos <= max_line_bytes) {
+        if (blank_run != 0) fail_blank_line(blank_run);
+        store_row(plain);
+        values.commit();
+        pos = static_cast<std::size_t>(next - text);
+        continue;
+      }
+      const std::size_t eol = std::min(text_.find('\n', pos), text_.size());
       if (eol - pos > max_line_bytes) detail::throw_line_too_long(origin_, line_);
       const std::string_view line = trim(text_.substr(pos, eol - pos));
       pos = eol + 1;
@@ -179,16 +293,19 @@ class Parser {
         if (blank_run == 0) blank_run = line_;
         continue;
       }
-      if (blank_run != 0) {
-        line_ = blank_run;
-        fail(0, "blank line inside the data (blank lines are allowed only at the end of the file)");
-      }
+      if (blank_run != 0) fail_blank_line(blank_run);
       std::string_view cells[4];
       if (!split(line, cells)) continue;  // the header
-      store_row(cells);
-      on_value(cells[2]);
+      store_row(PlainRow{key_cell(cells[0]), timestamp_cell(cells[1]),
+                         cells[3].empty() ? window::no_watermark : integer_cell(cells[3], 4, "watermark")});
+      values.cell(cells[2]);
     }
     chunk_.ends_blank = blank_run != 0;
+  }
+
+  [[noreturn]] void fail_blank_line(std::size_t blank_run) {
+    line_ = blank_run;
+    fail(0, "blank line inside the data (blank lines are allowed only at the end of the file)");
   }
 
   // The four trimmed cells of `line`; false for a header line (line 1 without any number).
@@ -198,19 +315,22 @@ class Parser {
     return line_ != 1 || !header_cells(cells);
   }
 
-  void store_row(const std::string_view (&cells)[4]) {
-    const window::StreamKey key = key_cell(cells[0]);
-    const std::int64_t ts = integer_cell(cells[1], 2, "timestamp");
+  std::int64_t timestamp_cell(std::string_view cell) const {
+    const std::int64_t ts = integer_cell(cell, 2, "timestamp");
     if (ts < 0) fail(2, "negative timestamp " + std::to_string(ts) + " (timestamps are >= 0)");
-    const std::int64_t wm = cells[3].empty() ? window::no_watermark : integer_cell(cells[3], 4, "watermark");
+    return ts;
+  }
+
+  void store_row(const PlainRow& row) {
+    const auto key = static_cast<window::StreamKey>(row.key);
     if (chunk_.rows == 0)
       chunk_.first_key = key;
     else if (key != chunk_.first_key)
       chunk_.several_keys = true;
     if (!options_.values_only) {
       out_.keys[chunk_.rows] = key;
-      out_.timestamps[chunk_.rows] = ts;
-      out_.watermarks[chunk_.rows] = wm;
+      out_.timestamps[chunk_.rows] = row.ts;
+      out_.watermarks[chunk_.rows] = row.wm;
     }
     ++chunk_.rows;
   }
@@ -315,8 +435,9 @@ class ChunkedParse {
     slots_ = first_line_.back() - 1 - header;
   }
 
-  // The columns, `values` with them, sized for every slot. Zero-filling costs a page fault per
-  // 4 KiB, a good part of the parse on one thread: each column is filled by a thread of its own.
+  // The columns, `values` with them, sized for every slot. Zero-filling fresh memory is a good
+  // part of the load: each column is filled by a thread of its own, on huge pages where the
+  // kernel has them (a fault per 2 MiB instead of per 4 KiB).
   template <class T>
   void allocate(std::vector<T>& values) {
     const int columns = options_.values_only ? 1 : 4;
@@ -324,16 +445,16 @@ class ChunkedParse {
     for (int column = 0; column < columns; ++column) {
       switch (column) {
         case 0:
-          values.resize(slots_);
+          resize_on_huge_pages(values, slots_);
           break;
         case 1:
-          out_.keys.resize(slots_);
+          resize_on_huge_pages(out_.keys, slots_);
           break;
         case 2:
-          out_.timestamps.resize(slots_);
+          resize_on_huge_pages(out_.timestamps, slots_);
           break;
         default:
-          out_.watermarks.resize(slots_);
+          resize_on_huge_pages(out_.watermarks, slots_);
       }
     }
   }
@@ -496,7 +617,7 @@ StreamCsv parse_stream_csv(std::string_view text, const std::string& origin,
 
 StreamCsv read_stream_csv(const std::string& path, const StreamCsvOptions& options) {
   InputFile file(path);
-  return parse_stream_csv(InputText(file).view(), path, options);
+  return parse_text(file, [&](std::string_view text) { return parse_stream_csv(text, path, options); });
 }
 
 void write_stream_csv(std::ostream& out, const StreamCsv& stream) {

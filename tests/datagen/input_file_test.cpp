@@ -32,6 +32,12 @@ using ::testing::HasSubstr;
 
 using sextant::testing::error_of;
 
+// What a reader does with a text: parse it as a stream CSV (here it throws on the zeros of a
+// truncated mapping: "expected 4 cells").
+std::size_t read_stream_csv_values_of(std::string_view text) {
+  return parse_stream_csv(text, "t.csv").size();
+}
+
 std::string bytes_of(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -197,11 +203,50 @@ TEST_F(InputFileTest, InputTextOfAFileIsEveryByteInOrder) {
     const InputText text(again);
     EXPECT_TRUE(text.view() == read_text(once_more)) << size;
   }
-  // Bytes consumed by read() are not read again.
-  InputFile file(write("r", "SXTD0123456789"));
-  char magic[4];
-  ASSERT_EQ(file.read(magic, 4), 4u);
-  EXPECT_EQ(InputText(file).view(), "0123456789");
+  // Bytes consumed by read() are not read again, in a small file (read) and a large one (mapped
+  // from an offset inside a page).
+  for (const std::size_t size : {std::size_t{10}, std::size_t{5} << 20}) {
+    std::string rest(size, 'x');
+    for (std::size_t i = 0; i < size; i += 997) rest[i] = i % 2 ? '\n' : static_cast<char>('a' + i % 26);
+    InputFile file(write("r", "SXTD" + rest));
+    char magic[4];
+    ASSERT_EQ(file.read(magic, 4), 4u);
+    EXPECT_TRUE(InputText(file).view() == rest) << size;
+  }
+}
+
+// A mapped file that another process truncates: the pages past its new end read as zeros instead
+// of ending the process with SIGBUS, and the reader's error says that the file changed.
+TEST_F(InputFileTest, AMappedFileThatShrinksIsAnErrorNotACrash) {
+  std::string rows;
+  while (rows.size() < (std::size_t{6} << 20)) rows += "1,2,3,4\n";
+  const std::string name = write("shrinks.csv", rows);
+  {
+    InputFile file(name);
+    const InputText text(file);
+    EXPECT_NO_THROW(text.throw_if_changed());
+    ASSERT_EQ(::truncate(name.c_str(), 1 << 20), 0);
+    const volatile char* last = text.view().data() + text.view().size() - 1;
+    EXPECT_EQ(*last, '\0');
+    EXPECT_THAT(error_of([&] { text.throw_if_changed(); }, ErrorKind::io),
+                HasSubstr(name + ": the file shrank while it was being read"));
+  }
+  // Through a reader: the error is the file's change, not what the parse found in the zeros.
+  write("shrinks.csv", rows);
+  InputFile file(name);
+  EXPECT_THAT(error_of(
+                  [&] {
+                    parse_text(file, [&](std::string_view text) {
+                      EXPECT_EQ(::truncate(name.c_str(), 1 << 20), 0);
+                      return read_stream_csv_values_of(text);
+                    });
+                  },
+                  ErrorKind::io),
+              HasSubstr("the file shrank while it was being read"));
+  // The same file unchanged reads as before.
+  write("shrinks.csv", rows);
+  InputFile again(name);
+  EXPECT_EQ(parse_text(again, [](std::string_view text) { return text.size(); }), rows.size());
 }
 
 // The line bound of read_text, checked on the whole text: a line of max_line_bytes passes, one

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -486,6 +487,175 @@ TEST(StreamCsvInChunks, ErrorsWithARequestedTypeAndValuesOnly) {
                     {ColumnType::float64, true});
   expect_same_error(with_line(base, line, "1,000001,   1,0000x1"), at + "4: watermark",
                     {ColumnType::float64, true});
+}
+
+// Plain rows (digits only, read in one pass) and decorated ones (read cell by cell) against an
+// independent reader: strtoull / strtoll / strtod / strtof on the trimmed cells. Numbers of 1 to 19
+// digits, leading zeros, "-0", the int64 and key extremes, empty watermarks, and rows in the last
+// bytes of the text, where a number cannot be read a word at a time.
+struct ReferenceRows {
+  std::vector<window::StreamKey> keys;
+  std::vector<std::int64_t> timestamps, watermarks;
+  std::vector<std::string> values;  // the value cells, trimmed, '+' dropped
+};
+
+ReferenceRows reference_rows(const std::string& text) {
+  ReferenceRows rows;
+  std::istringstream lines(text);
+  const auto trim_cell = [](std::string cell) {
+    while (!cell.empty() && (cell.back() == ' ' || cell.back() == '\t' || cell.back() == '\r'))
+      cell.pop_back();
+    std::size_t first = cell.find_first_not_of(" \t");
+    cell = first == std::string::npos ? "" : cell.substr(first);
+    return !cell.empty() && cell[0] == '+' ? cell.substr(1) : cell;
+  };
+  for (std::string line; std::getline(lines, line);) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');) cells.push_back(trim_cell(cell));
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    if (cells.size() != 4) {
+      ADD_FAILURE() << "reference: not a row: " << line;
+      continue;
+    }
+    rows.keys.push_back(static_cast<window::StreamKey>(std::strtoull(cells[0].c_str(), nullptr, 10)));
+    rows.timestamps.push_back(std::strtoll(cells[1].c_str(), nullptr, 10));
+    rows.values.push_back(cells[2]);
+    rows.watermarks.push_back(cells[3].empty() ? window::no_watermark
+                                               : std::strtoll(cells[3].c_str(), nullptr, 10));
+  }
+  return rows;
+}
+
+// A decimal of `digits` digits (leading zeros allowed) no larger than `most`.
+std::string random_digits(std::mt19937_64& random, int digits, std::uint64_t most) {
+  for (;;) {
+    std::string s;
+    for (int i = 0; i < digits; ++i) s += static_cast<char>('0' + random() % 10);
+    if (std::strtoull(s.c_str(), nullptr, 10) <= most && s.size() <= 19) return s;
+  }
+}
+
+std::string random_plain_and_decorated_rows(std::uint64_t seed, std::size_t rows, bool fractions) {
+  std::mt19937_64 random(seed);
+  constexpr std::uint64_t int64_max = std::numeric_limits<std::int64_t>::max();
+  const auto length = [&] {  // 1..19, often 7..9 and 15..17 (the word edges)
+    static constexpr int edges[] = {1, 7, 8, 9, 15, 16, 17, 18, 19};
+    return random() % 2 ? edges[random() % 9] : 1 + static_cast<int>(random() % 19);
+  };
+  const auto signed_number = [&] {
+    switch (random() % 8) {
+      case 0:
+        return std::string("-0");
+      case 1:
+        return std::string(random() % 2 ? "9223372036854775807" : "-9223372036854775807");
+      default:
+        return (random() % 2 ? "-" : "") + random_digits(random, length(), int64_max);
+    }
+  };
+  const auto decorate = [&](std::string cell) {
+    switch (random() % 12) {
+      case 0:
+        return " " + cell;
+      case 1:
+        return cell + "\t";
+      case 2:
+        return cell[0] == '-' ? cell : "+" + cell;
+      default:
+        return cell;
+    }
+  };
+  std::string text;
+  for (std::size_t i = 0; i < rows; ++i) {
+    std::string value = signed_number();
+    if (fractions && random() % 2)
+      value = std::to_string(static_cast<int>(random() % 2000) - 1000) + "." +
+              random_digits(random, 1 + static_cast<int>(random() % 8), ~0ull);
+    const std::string key = random() % 10 == 0
+                                ? "4294967295"
+                                : random_digits(random, 1 + static_cast<int>(random() % 10), 4294967295u);
+    text += decorate(key) + ',' + decorate(random_digits(random, length(), int64_max)) + ',' +
+            decorate(value) + ',' + (random() % 5 == 0 ? std::string() : decorate(signed_number()));
+    if (random() % 20 == 0) text += '\r';
+    if (i + 1 < rows || random() % 2) text += '\n';
+  }
+  return text;
+}
+
+TEST(StreamCsvPlainRows, MatchAnIndependentReaderForEveryValueType) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const bool fractions = seed % 2 == 0;
+    const std::string text = random_plain_and_decorated_rows(seed, seed < 30 ? 200 : 3, fractions);
+    SCOPED_TRACE(text.substr(0, 300));
+    const ReferenceRows expected = reference_rows(text);
+    const auto first_double = static_cast<std::size_t>(
+        std::find_if(expected.values.begin(), expected.values.end(),
+                     [](const std::string& v) { return v.find('.') != std::string::npos; }) -
+        expected.values.begin());
+    const bool doubles = first_double < expected.values.size();
+    for (const auto type :
+         {std::optional<ColumnType>{}, std::optional<ColumnType>{ColumnType::int64},
+          std::optional<ColumnType>{ColumnType::float32}, std::optional<ColumnType>{ColumnType::float64}}) {
+      if (doubles && type == ColumnType::int64) continue;
+      const StreamCsv csv = parse_stream_csv(text, "t.csv", {type, false});
+      EXPECT_EQ(csv.keys, expected.keys);
+      EXPECT_EQ(csv.timestamps, expected.timestamps);
+      EXPECT_EQ(csv.watermarks, expected.watermarks);
+      ASSERT_EQ(csv.size(), expected.values.size());
+      ASSERT_EQ(csv.values.index(), !type ? (doubles ? 3u : 1u) : static_cast<std::size_t>(*type) - 1);
+      for (std::size_t i = 0; i < csv.size(); ++i) {
+        const std::string& cell = expected.values[i];
+        if (!type && !doubles) {
+          EXPECT_EQ(values<std::int64_t>(csv)[i], std::strtoll(cell.c_str(), nullptr, 10)) << cell;
+        } else if (type == ColumnType::int64) {
+          EXPECT_EQ(values<std::int64_t>(csv)[i], std::strtoll(cell.c_str(), nullptr, 10)) << cell;
+        } else if (type == ColumnType::float32) {
+          EXPECT_EQ(std::bit_cast<std::uint32_t>(values<float>(csv)[i]),
+                    std::bit_cast<std::uint32_t>(std::strtof(cell.c_str(), nullptr)))
+              << cell;
+        } else {  // double: requested, or automatic once a value has a fraction (integers before
+                  // it are converted, so "-0" there is +0.0)
+          const double want = !type && i < first_double
+                                  ? static_cast<double>(std::strtoll(cell.c_str(), nullptr, 10))
+                                  : std::strtod(cell.c_str(), nullptr);
+          EXPECT_EQ(std::bit_cast<std::uint64_t>(values<double>(csv)[i]), std::bit_cast<std::uint64_t>(want))
+              << cell;
+        }
+      }
+    }
+  }
+}
+
+// A row that starts like a plain one but is not valid gets the cell-by-cell error, with its line
+// and column, in the middle of the text and as its last line without a line end.
+TEST(StreamCsvPlainRows, NearMissesGiveTheCellByCellErrors) {
+  const std::string good = "7,100,5,90\n";
+  struct Case {
+    const char* row;
+    std::optional<ColumnType> type;
+    const char* where;  // ":column: start of the message"
+  };
+  for (const Case& c : {
+           Case{"4294967296,100,5,90", {}, ":1: key '4294967296' is out of range"},
+           Case{"7,-100,5,90", {}, ":2: negative timestamp -100"},
+           Case{"7,99999999999999999999,5,90", {}, ":2: timestamp '99999999999999999999' is outside"},
+           Case{"7,100,5,90,1", {}, ": expected 4 cells"},
+           Case{"7,100,5,-", {}, ":4: watermark '-' is not an integer"},
+           Case{"7,100,-,90", {}, ":3: value '-' is not a number"},
+           Case{"7,100,2147483648,90", ColumnType::int32, ":3: value '2147483648' is outside the int32"},
+           Case{"7,100,1e400,90", ColumnType::float64, ":3: value '1e400' is outside the double"},
+           Case{"7,100,-inf,90", {}, ":3: value '-inf' is NaN or infinite"},
+           Case{"7,100,0.5,90", ColumnType::int64, ":3: value '0.5' is not an int64"},
+           Case{"7,100,5,99999999999999999999", {}, ":4: watermark '99999999999999999999' is outside"},
+       }) {
+    SCOPED_TRACE(c.row);
+    EXPECT_THAT(parse_error(good + c.row + "\n" + good, {c.type, false}),
+                HasSubstr(std::string("t.csv:2") + c.where));
+    EXPECT_THAT(parse_error(good + good + c.row, {c.type, false}),
+                HasSubstr(std::string("t.csv:3") + c.where));
+  }
+  // A blank line before a plain row.
+  EXPECT_THAT(parse_error(good + "\n" + good), HasSubstr("t.csv:2: blank line inside the data"));
 }
 
 TEST(StreamCsvInChunks, LargeFilesAreParsedOnEveryCoreWithTheSerialResult) {

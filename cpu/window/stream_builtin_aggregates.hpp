@@ -39,3 +39,16 @@ inline constexpr bool builtin_stream_aggregate<VarAggregate<V>> = true;
   SEXTANT_STREAM_BUILTINS_OF(X, std::int64_t) \
   SEXTANT_STREAM_BUILTINS_OF(X, float)        \
   SEXTANT_STREAM_BUILTINS_OF(X, double)
+
+// X(aggregate type) for each positional built-in (argmin, argmax, first, last: lifted with the
+// tuple's timestamp, no SIMD kernel), whose stages are also compiled once in the CPU library.
+#define SEXTANT_STREAM_POSITIONALS_OF(X, V) \
+  X(::sextant::window::ArgMinAggregate<V>)  \
+  X(::sextant::window::ArgMaxAggregate<V>)  \
+  X(::sextant::window::FirstAggregate<V>)   \
+  X(::sextant::window::LastAggregate<V>)
+#define SEXTANT_STREAM_POSITIONAL_AGGREGATES(X)  \
+  SEXTANT_STREAM_POSITIONALS_OF(X, std::int32_t) \
+  SEXTANT_STREAM_POSITIONALS_OF(X, std::int64_t) \
+  SEXTANT_STREAM_POSITIONALS_OF(X, float)        \
+  SEXTANT_STREAM_POSITIONALS_OF(X, double)

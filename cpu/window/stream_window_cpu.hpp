@@ -22,12 +22,14 @@ struct CpuStreamBackend {
   using WindowStage = CpuWindowStage<A>;
 };
 
-// The built-ins' stages are compiled once, in the CPU library (stream_window_cpu.cpp).
+// The built-ins' stages are compiled once, in the CPU library (stream_window_cpu.cpp,
+// stream_window_cpu_positional_*.cpp).
 #define SEXTANT_DECLARE(A)                 \
   extern template class CpuPaneStage<A>;   \
   extern template class CpuWindowStage<A>; \
   static_assert(StreamBackend<CpuStreamBackend, A>);
 SEXTANT_STREAM_BUILTIN_AGGREGATES(SEXTANT_DECLARE)
+SEXTANT_STREAM_POSITIONAL_AGGREGATES(SEXTANT_DECLARE)
 #undef SEXTANT_DECLARE
 
 }  // namespace sextant::window

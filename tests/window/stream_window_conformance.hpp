@@ -21,6 +21,9 @@
 //
 // Traits may also adjust the options of every checked stream, e.g. to force one variant of a
 // stage: `static void adjust(window::StreamWindowOptions& o) { o.window_stage = ...; }`.
+// Such a variant of an existing backend is best a tag type whose traits also name the backend
+// (`using Backend = window::CpuStreamBackend;`): every variant then shares the backend's operators
+// and checks, compiled once, instead of instantiating them all again for a new type.
 //
 // Bad input the body expects (DESIGN.md, stream_hooks.hpp): a negative timestamp throws
 // sextant::Error of kind bad_input whose message names the tuple's index in the batch; columns
@@ -54,16 +57,37 @@ struct StreamBackendTraits {
   static std::string skip_reason() { return {}; }  // non-empty: the suite skips with this text
 };
 
-template <class Backend>
+namespace detail {
+template <class Variant>
+struct StreamVariantBackend {
+  using type = Variant;
+};
+template <class Variant>
+requires requires {
+  typename StreamBackendTraits<Variant>::Backend;
+}
+struct StreamVariantBackend<Variant> {
+  using type = typename StreamBackendTraits<Variant>::Backend;
+};
+}  // namespace detail
+
+// The backend a suite's type parameter runs: the type itself, or, for a variant of a backend
+// (a tag whose traits name `using Backend = ...` and differ only in config() or adjust()), that
+// backend. Variants of one backend then share its operators and checks, compiled once.
+template <class Variant>
+using StreamVariantBackend = typename detail::StreamVariantBackend<Variant>::type;
+template <class Variant, class A>
+using VariantOperator = window::StreamWindowOperator<StreamVariantBackend<Variant>, A>;
+
+template <class Variant>
 class StreamWindowConformance : public ::testing::Test {
  protected:
+  using Backend = StreamVariantBackend<Variant>;
+
   void SetUp() override {
-    if (const std::string why = StreamBackendTraits<Backend>::skip_reason(); !why.empty())
+    if (const std::string why = StreamBackendTraits<Variant>::skip_reason(); !why.empty())
       GTEST_SKIP() << why;
   }
-
-  template <class A>
-  using Operator = window::StreamWindowOperator<Backend, A>;
 
   // Runs `tuples` through the backend in batches, polling after each push and checking the
   // firing time; then finishes and compares everything with the reference (check_stream_window).
@@ -72,9 +96,9 @@ class StreamWindowConformance : public ::testing::Test {
              const window::StreamWindowOptions& options, const stream_conformance::Batching& batching,
              std::uint64_t seed = 7) {
     window::StreamWindowOptions adjusted = options;
-    if constexpr (requires { StreamBackendTraits<Backend>::adjust(adjusted); })
-      StreamBackendTraits<Backend>::adjust(adjusted);
-    check_stream_window<Backend, A>(tuples, adjusted, batching, StreamBackendTraits<Backend>::config(), seed);
+    if constexpr (requires { StreamBackendTraits<Variant>::adjust(adjusted); })
+      StreamBackendTraits<Variant>::adjust(adjusted);
+    check_stream_window<Backend, A>(tuples, adjusted, batching, StreamBackendTraits<Variant>::config(), seed);
   }
 
   template <class V>
@@ -106,8 +130,8 @@ TYPED_TEST_SUITE_P(StreamWindowConformance);
 // A stream small enough to follow by hand: W = 4, S = 2, L = 0.
 TYPED_TEST_P(StreamWindowConformance, HandWorkedExample) {
   using A = window::SumAggregate<std::int64_t>;
-  window::StreamWindowOperator<TypeParam, A> op(stream_conformance::time_options({{4, 2}}),
-                                                StreamBackendTraits<TypeParam>::config());
+  VariantOperator<TypeParam, A> op(stream_conformance::time_options({{4, 2}}),
+                                   StreamBackendTraits<TypeParam>::config());
   const std::vector<std::int64_t> ts = {1, 3, 5, 0, 9}, values = {1, 2, 4, 100, 8}, wms = {0, 0, 6, 6, 6};
   const std::vector<std::int64_t> ts0(ts.begin(), ts.begin() + 3), v0(values.begin(), values.begin() + 3),
       w0(wms.begin(), wms.begin() + 3);
@@ -292,8 +316,7 @@ TYPED_TEST_P(StreamWindowConformance, EmptyStreamAndSingleTuple) {
   using A = window::SumAggregate<std::int64_t>;
   // Nothing pushed at all.
   {
-    window::StreamWindowOperator<TypeParam, A> op(time_options({{4, 2}}),
-                                                  StreamBackendTraits<TypeParam>::config());
+    VariantOperator<TypeParam, A> op(time_options({{4, 2}}), StreamBackendTraits<TypeParam>::config());
     op.finish();
     std::vector<window::WindowResult<std::int64_t>> out;
     EXPECT_EQ(op.poll(out), 0u);
@@ -398,7 +421,7 @@ TYPED_TEST_P(StreamWindowConformance, NegativeTimestampIsRejected) {
     want_tuples.insert(want_tuples.end(), tuples.begin() + 300, tuples.end());  // without the rejected batch
     const auto want = window::testing::reference_windows<A>(want_tuples, options);
 
-    window::StreamWindowOperator<TypeParam, A> op(options, StreamBackendTraits<TypeParam>::config());
+    VariantOperator<TypeParam, A> op(options, StreamBackendTraits<TypeParam>::config());
     std::vector<window::WindowResult<std::int64_t>> got;
     op.push(BatchColumns<std::int64_t>(tuples, 0, 200).batch());
     op.poll(got);
@@ -430,8 +453,7 @@ TYPED_TEST_P(StreamWindowConformance, NegativeTimestampIsRejected) {
 TYPED_TEST_P(StreamWindowConformance, MismatchedColumnsAreRejected) {
   using namespace stream_conformance;
   using A = window::SumAggregate<std::int64_t>;
-  window::StreamWindowOperator<TypeParam, A> op(time_options({{4, 2}}),
-                                                StreamBackendTraits<TypeParam>::config());
+  VariantOperator<TypeParam, A> op(time_options({{4, 2}}), StreamBackendTraits<TypeParam>::config());
   const std::vector<window::StreamKey> keys = {1, 2};
   const std::vector<std::int64_t> ts = {1, 2, 3}, values = {1, 2, 3}, wms = {1, 2};
   for (const window::StreamBatch<std::int64_t>& bad :
@@ -455,8 +477,7 @@ TYPED_TEST_P(StreamWindowConformance, MismatchedColumnsAreRejected) {
 TYPED_TEST_P(StreamWindowConformance, PushAfterFinishIsRejected) {
   using namespace stream_conformance;
   using A = window::SumAggregate<std::int64_t>;
-  window::StreamWindowOperator<TypeParam, A> op(time_options({{4, 2}}),
-                                                StreamBackendTraits<TypeParam>::config());
+  VariantOperator<TypeParam, A> op(time_options({{4, 2}}), StreamBackendTraits<TypeParam>::config());
   const std::vector<std::int64_t> ts = {1}, values = {5};
   op.push({{}, ts, values, {}});
   op.finish();
@@ -479,7 +500,7 @@ TYPED_TEST_P(StreamWindowConformance, TimestampLimit) {
   using namespace stream_conformance;
   using A = window::SumAggregate<std::int64_t>;
   const auto options = time_options({{10, 5}, {7, 3}}, 4);
-  window::StreamWindowOperator<TypeParam, A> op(options, StreamBackendTraits<TypeParam>::config());
+  VariantOperator<TypeParam, A> op(options, StreamBackendTraits<TypeParam>::config());
   const std::int64_t limit = op.geometry().max_timestamp;
   EXPECT_EQ(limit, INT64_MAX - (std::int64_t{1} << 42) - 4 - 15);
   for (const std::int64_t bad_ts : {limit + 1, INT64_MAX}) {
@@ -512,8 +533,7 @@ TYPED_TEST_P(StreamWindowConformance, TimestampLimit) {
     EXPECT_GT(r.end, limit - 1);
   }
   // Count windows: any timestamp >= 0.
-  window::StreamWindowOperator<TypeParam, A> counts(count_options({{2, 1}}),
-                                                    StreamBackendTraits<TypeParam>::config());
+  VariantOperator<TypeParam, A> counts(count_options({{2, 1}}), StreamBackendTraits<TypeParam>::config());
   const std::vector<std::int64_t> far = {INT64_MAX, INT64_MAX};
   counts.push({{}, far, values, {}});
   counts.finish();
@@ -533,7 +553,7 @@ TYPED_TEST_P(StreamWindowConformance, IntegerExtremes) {
   const auto options = time_options({{10, 10}});
   const auto run = [&](auto a, const std::vector<std::int64_t>& ts, const auto& values) {
     using A = decltype(a);
-    window::StreamWindowOperator<TypeParam, A> op(options, StreamBackendTraits<TypeParam>::config());
+    VariantOperator<TypeParam, A> op(options, StreamBackendTraits<TypeParam>::config());
     for (std::size_t i = 0; i < ts.size(); ++i) {  // one tuple per batch, key 3
       const std::vector<window::StreamKey> keys = {3};
       const std::vector<std::int64_t> t = {ts[i]};
@@ -560,7 +580,7 @@ TYPED_TEST_P(StreamWindowConformance, IntegerExtremes) {
     EXPECT_EQ(mx.at(0).value, big);
   }
   for (const auto& values : {std::vector<std::int64_t>{big, 1, 0}, std::vector<std::int64_t>{small, -1, 0}}) {
-    window::StreamWindowOperator<TypeParam, window::SumAggregate<std::int64_t>> op(
+    VariantOperator<TypeParam, window::SumAggregate<std::int64_t>> op(
         options, StreamBackendTraits<TypeParam>::config());
     const std::vector<window::StreamKey> keys = {3, 3, 3};
     const std::vector<std::int64_t> ts = {1, 5, 12}, wms = {0, 0, 11};  // fires [0, 10) on push
@@ -619,8 +639,7 @@ TYPED_TEST_P(StreamWindowConformance, IntegerExtremes) {
 TYPED_TEST_P(StreamWindowConformance, WatermarksWithoutTuples) {
   using namespace stream_conformance;
   using A = window::SumAggregate<std::int64_t>;
-  window::StreamWindowOperator<TypeParam, A> op(time_options({{10, 10}}),
-                                                StreamBackendTraits<TypeParam>::config());
+  VariantOperator<TypeParam, A> op(time_options({{10, 10}}), StreamBackendTraits<TypeParam>::config());
   const std::vector<window::StreamKey> keys = {0, 0, 1};
   const std::vector<std::int64_t> ts = {1, 12, 4}, values = {5, 7, 11};
   op.push({keys, ts, values, {}});

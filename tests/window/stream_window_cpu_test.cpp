@@ -23,22 +23,25 @@
 
 namespace sextant::testing {
 
+// Variants of the one CPU backend (tags: they share its operators, compiled once).
 // The same backend, with every batch of 256 tuples or more cut into 2 per-thread slices
 // (whatever its tuples per pane).
-struct CpuShardedStreamBackend : window::CpuStreamBackend {};
+struct CpuShardedStreamBackend {};
 
 template <>
 struct StreamBackendTraits<CpuShardedStreamBackend> {
+  using Backend = window::CpuStreamBackend;
   static window::CpuStreamConfig config() { return {2, 128, 0}; }  // split every batch
   static std::string skip_reason() { return {}; }
 };
 
 // The same backend with every spec on one window stage, whatever the cost model would pick.
 template <window::WindowStageKind Stage>
-struct CpuStageStreamBackend : window::CpuStreamBackend {};
+struct CpuStageStreamBackend {};
 
 template <window::WindowStageKind Stage>
 struct StreamBackendTraits<CpuStageStreamBackend<Stage>> {
+  using Backend = window::CpuStreamBackend;
   static window::CpuStreamConfig config() { return {}; }
   static std::string skip_reason() { return {}; }
   static void adjust(window::StreamWindowOptions& options) { options.window_stage = Stage; }
@@ -48,10 +51,11 @@ struct StreamBackendTraits<CpuStageStreamBackend<Stage>> {
 // with `Split`, every batch of 256 tuples or more is cut over 2 threads (ids looked up in slices,
 // combines split by key once there are 4096 keys).
 template <bool Split>
-struct CpuDenseStreamBackend : window::CpuStreamBackend {};
+struct CpuDenseStreamBackend {};
 
 template <bool Split>
 struct StreamBackendTraits<CpuDenseStreamBackend<Split>> {
+  using Backend = window::CpuStreamBackend;
   static window::CpuStreamConfig config() {
     return Split ? window::CpuStreamConfig{2, 128, 0} : window::CpuStreamConfig{};
   }

@@ -562,9 +562,9 @@ void Shard::check_invariants() const {
       for (std::uint32_t f = 0; f < pg.count; ++f) {
         const std::uint64_t b = block(p, f);
         if (counts[f] != filter_size_[b]) fail("a filter's size differs from its entries");
-        for (std::uint32_t k = 0; k < filter_size_[b]; ++k) {
-          const std::uint32_t i = entry_order_[pg.entries_begin + filter_first_[b] + k];
-          if (i >= pg.entries_count || entry_filter_[pg.entries_begin + i] != f)
+        for (std::uint32_t j = 0; j < filter_size_[b]; ++j) {
+          const std::uint32_t entry = entry_order_[pg.entries_begin + filter_first_[b] + j];
+          if (entry >= pg.entries_count || entry_filter_[pg.entries_begin + entry] != f)
             fail("the filter-major index is stale");
         }
         const SlotInfo& s = slots_.at(filter_slot_[b]);

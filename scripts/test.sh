@@ -41,7 +41,7 @@ fi
 if [ "${SEXTANT_SKIP_SANITIZERS:-0}" != 1 ]; then
   step "CPU build and tests under AddressSanitizer + UBSan"
   # -O1 -g1: half the compile time of -O2 -g on the largest units, with line numbers kept in reports
-  # (-O0 compiles 2-4x faster but runs the tests 4x slower). This build leaves out what it would not
+  # (-O0 was tried: docs/PERFORMANCE.md, session 17). This build leaves out what it would not
   # run or what checks no running code: gpu-labelled tests, the umbrella-header and install checks,
   # the objdump check and two forced-ISA reruns (tests/CMakeLists.txt, the CMake files by them).
   cmake -S "$root" -B "$build/asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEXTANT_SANITIZE=ON \

@@ -26,6 +26,10 @@ inline constexpr bool builtin_stream_aggregate<VarAggregate<V>> = true;
 
 }  // namespace sextant::window::detail
 
+// OF(X, V) for each stream value type V: the one list of them for the instantiations below.
+#define SEXTANT_STREAM_FOR_EACH_VALUE(OF, X) \
+  OF(X, std::int32_t) OF(X, std::int64_t) OF(X, float) OF(X, double)
+
 // X(aggregate type) for each built-in, for explicit instantiations.
 #define SEXTANT_STREAM_BUILTINS_OF(X, V)  \
   X(::sextant::window::SumAggregate<V>)   \
@@ -34,11 +38,7 @@ inline constexpr bool builtin_stream_aggregate<VarAggregate<V>> = true;
   X(::sextant::window::MaxAggregate<V>)   \
   X(::sextant::window::AvgAggregate<V>)   \
   X(::sextant::window::VarAggregate<V>)
-#define SEXTANT_STREAM_BUILTIN_AGGREGATES(X)  \
-  SEXTANT_STREAM_BUILTINS_OF(X, std::int32_t) \
-  SEXTANT_STREAM_BUILTINS_OF(X, std::int64_t) \
-  SEXTANT_STREAM_BUILTINS_OF(X, float)        \
-  SEXTANT_STREAM_BUILTINS_OF(X, double)
+#define SEXTANT_STREAM_BUILTIN_AGGREGATES(X) SEXTANT_STREAM_FOR_EACH_VALUE(SEXTANT_STREAM_BUILTINS_OF, X)
 
 // X(aggregate type) for each positional built-in (argmin, argmax, first, last: lifted with the
 // tuple's timestamp, no SIMD kernel), whose stages are also compiled once in the CPU library.
@@ -47,8 +47,5 @@ inline constexpr bool builtin_stream_aggregate<VarAggregate<V>> = true;
   X(::sextant::window::ArgMaxAggregate<V>)  \
   X(::sextant::window::FirstAggregate<V>)   \
   X(::sextant::window::LastAggregate<V>)
-#define SEXTANT_STREAM_POSITIONAL_AGGREGATES(X)  \
-  SEXTANT_STREAM_POSITIONALS_OF(X, std::int32_t) \
-  SEXTANT_STREAM_POSITIONALS_OF(X, std::int64_t) \
-  SEXTANT_STREAM_POSITIONALS_OF(X, float)        \
-  SEXTANT_STREAM_POSITIONALS_OF(X, double)
+#define SEXTANT_STREAM_POSITIONAL_AGGREGATES(X) \
+  SEXTANT_STREAM_FOR_EACH_VALUE(SEXTANT_STREAM_POSITIONALS_OF, X)

@@ -212,6 +212,11 @@ void Job::prepare_batch(std::span<const double> weights) {
 }
 
 void Job::prepare_range(std::span<const double> weights) {
+  if (policy_->shared_pool() && range_size_ > 0) {  // every chunk from the front of one shared range
+    overflow_ranges_.push_back({0, range_size_});
+    overflow_size_.store(range_size_, std::memory_order_release);
+    return;
+  }
   const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
   double cumulative = 0;
   std::size_t begin = 0;
@@ -332,6 +337,7 @@ std::size_t Job::chunk_size(const WorkerInfo& me, std::size_t own_remaining) {
     request.unclaimed = estimate_.unclaimed.load(std::memory_order_relaxed);
     request.total_rate = estimate_.total_rate.load(std::memory_order_relaxed);
     request.unmeasured = estimate_.unmeasured.load(std::memory_order_relaxed);
+    request.elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
   }
   std::size_t n = policy_->chunk(request);
   if (slot.gpu_item_limit > 0) n = std::min(n, slot.gpu_item_limit);

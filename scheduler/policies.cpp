@@ -30,6 +30,7 @@ std::size_t ThroughputModelPolicy::chunk(const ChunkRequest& r) const noexcept {
   // A lone worker has nobody to balance with: the rest of its range at once (a GPU pays its round
   // trip once; variant trials still cut their own small chunks first).
   if (r.participants <= 1) return std::max<std::size_t>(r.own_remaining, 1);
+  if (shared_pool) return pooled_chunk(r);
   const bool gpu = r.kind == DeviceKind::gpu;
   const std::size_t floor = gpu ? min_gpu_chunk : min_cpu_chunk;
   if (r.rate <= 0 || r.total_rate <= 0 || r.unmeasured > 0) {
@@ -39,6 +40,20 @@ std::size_t ThroughputModelPolicy::chunk(const ChunkRequest& r) const noexcept {
   }
   const double share = static_cast<double>(r.unclaimed) * (r.rate / r.total_rate) / std::max(spread, 1.0);
   return std::max({to_items(share), to_items(r.rate * min_chunk_seconds), floor});
+}
+
+std::size_t ThroughputModelPolicy::pooled_chunk(const ChunkRequest& r) const noexcept {
+  const bool gpu = r.kind == DeviceKind::gpu;
+  const std::size_t floor = std::max<std::size_t>(gpu ? min_gpu_chunk : min_cpu_chunk, 1);
+  if (r.rate <= 0 || r.total_rate <= 0)
+    return std::min(
+        per_participant(r.range_size, gpu ? gpu_probe_divisor : cpu_probe_divisor, r.participants), floor);
+  const double unclaimed = static_cast<double>(r.unclaimed);
+  const double share = unclaimed * (r.rate / r.total_rate) / std::max(spread, 1.0);
+  const double least = std::min(std::max(r.rate * min_chunk_seconds, static_cast<double>(floor)),
+                                r.rate * unclaimed / r.total_rate);
+  const double grown = r.rate * std::max(min_chunk_seconds, r.elapsed);
+  return to_items(std::min(std::max(share, least), grown));
 }
 
 std::size_t ThroughputModelPolicy::steal(const StealRequest& r) const noexcept {

@@ -22,6 +22,7 @@ struct ChunkRequest {
   double rate = 0;                // this worker's measured items/s; 0 = nothing measured yet
   double total_rate = 0;          // estimated items/s of all live participants; 0 = unknown
   int unmeasured = 0;             // live participants without a measured rate yet
+  double elapsed = 0;             // seconds since the run started
 };
 
 struct StealRequest {
@@ -73,6 +74,18 @@ struct WorkStealingPolicy {
 // workers take probe chunks: committing a large chunk to a device before its speed relative to the
 // others is known is how a slow device ends up finishing last. Initial shares and steals are
 // proportional to rates. A lone participant takes the rest of its range at once.
+//
+// With shared_pool, nothing is split up front: every worker takes its chunks from the front of one
+// shared range, so a device whose speed was guessed wrong has nothing to give back by stealing. For
+// runs whose devices differ by orders of magnitude and whose rates are not remembered (a GPU
+// thousands of times a core on one workload, slower than a core on the next). Chunks are then
+//   probe: min(range / (divisor * participants), min chunk of its kind), while its rate is unknown;
+//   then: min(max(share, least), rate * max(min_chunk_seconds, elapsed)), where
+//     least = min(max(rate * min_chunk_seconds, min chunk), rate * unclaimed / total_rate):
+// the efficiency floors never make a chunk outlast what the whole team needs for the rest, and no
+// chunk outlasts the run so far (a rate measured on a device's first, small chunks understates it
+// by its fixed cost per chunk, which overstates the others' shares: chunks grow only as the run
+// shows more).
 struct ThroughputModelPolicy {
   static constexpr std::string_view name = "throughput-model";
   static constexpr bool uses_rates = true;
@@ -87,10 +100,14 @@ struct ThroughputModelPolicy {
   // remembered: with equal shares a short run on many cores and a few GPUs leaves most of the
   // range with the slow workers, and the GPUs spend the run stealing it back.
   double gpu_weight = 1;
+  bool shared_pool = false;
 
   std::size_t chunk(const ChunkRequest& r) const noexcept;
   std::size_t steal(const StealRequest& r) const noexcept;
   double initial_weight(const WeightRequest& r) const noexcept;
+
+ private:
+  std::size_t pooled_chunk(const ChunkRequest& r) const noexcept;
 };
 
 static_assert(SchedulingPolicy<WorkStealingPolicy>);
@@ -107,6 +124,8 @@ class PolicyBase {
   virtual std::size_t chunk(const ChunkRequest& r) const = 0;
   virtual std::size_t steal(const StealRequest& r) const = 0;
   virtual double initial_weight(const WeightRequest& r) const = 0;
+  // True: the run's range starts in one shared pool instead of being split among the workers.
+  virtual bool shared_pool() const noexcept = 0;
 };
 
 template <SchedulingPolicy P>
@@ -118,6 +137,12 @@ class PolicyModel final : public PolicyBase {
   std::size_t chunk(const ChunkRequest& r) const override { return policy_.chunk(r); }
   std::size_t steal(const StealRequest& r) const override { return policy_.steal(r); }
   double initial_weight(const WeightRequest& r) const override { return policy_.initial_weight(r); }
+  bool shared_pool() const noexcept override {
+    if constexpr (requires { bool{policy_.shared_pool}; })
+      return policy_.shared_pool;
+    else
+      return false;
+  }
 
  private:
   P policy_;

@@ -90,6 +90,7 @@ class SchedulerMatchEngine final : public detail::MatchEngine {
     team_.range_policy.min_cpu_chunk = policy::Batches::min_cpu_chunk;
     team_.range_policy.min_gpu_chunk = policy::Batches::min_gpu_chunk;
     team_.range_policy.gpu_weight = policy::Batches::gpu_weight;
+    team_.range_policy.shared_pool = policy::Batches::shared_pool;
     for (int w = 0; w < team_.workers(); ++w) {
       if (team_.kind(w) == DeviceKind::gpu)
         gpu_workers_.push_back(w);

@@ -42,6 +42,10 @@ struct Batches {
   static constexpr std::size_t min_gpu_chunk = 4096;
   // A GPU worker starts with this many CPU workers' share of a batch until its rate is known.
   static constexpr double gpu_weight = 16;
+  // No initial split of a batch: every worker takes its chunks from one shared range, so the cores
+  // never hold events that the GPU, many times faster, must steal back range by range
+  // (scheduler::ThroughputModelPolicy).
+  static constexpr bool shared_pool = true;
   // A batch is matched in pieces, the next prepared on the host while the devices match one
   // (MatcherOptions::max_batch caps a piece, else max_piece): overlap_pieces of them, each at least
   // min_overlap_piece events (a GPU's smallest range); a smaller batch is one piece.

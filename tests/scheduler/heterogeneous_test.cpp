@@ -181,6 +181,45 @@ TEST(Heterogeneous, GpuChunksRespectDeviceMemory) {
   EXPECT_LE(log.max[1], 100u);
 }
 
+// n items on one core and one fake GPU (100 us a launch) from a shared pool, nothing remembered.
+RunReport run_from_shared_pool(std::size_t n, std::chrono::nanoseconds cpu_cost,
+                               std::chrono::nanoseconds gpu_cost, std::size_t min_gpu_chunk) {
+  Scheduler s(machine("package:1 core:1 pu:1", 1));
+  Hits hits(n);
+  ChunkLog log;
+  const Codelet c = timed(hits, log, cpu_cost, gpu_cost, 100us);
+  ThroughputModelPolicy p;
+  p.shared_pool = true;
+  p.min_cpu_chunk = 64;
+  p.min_gpu_chunk = min_gpu_chunk;
+  const RunReport r = s.parallel_for(n, c, p);
+  EXPECT_EQ(hits.wrong(), 0u);
+  EXPECT_EQ(r.statistics.devices().size(), 2u);
+  return r;
+}
+
+TEST(Heterogeneous, ASharedPoolLetsAGpuThousandsOfTimesFasterDoNearlyEverything) {
+  // An equal guess without the pool would start the core with half of the range, about 5 s of its
+  // work, against the GPU's 10 ms for all of it.
+  const RunReport r = run_from_shared_pool(200'000, 50us, 50ns, 4096);
+  const auto devices = r.statistics.devices();
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_GT(devices[1].share, 0.95) << report(r, true);
+  // The core never commits to more than the run needs: split up front, its first probe alone
+  // would be 1562 items (78 ms).
+  EXPECT_LT(devices[0].items, 800u) << report(r, true);
+  EXPECT_LT(r.statistics.wall_seconds, 0.5) << report(r, true);  // loose: ideal about 15 ms
+}
+
+TEST(Heterogeneous, ASharedPoolLetsACoreFasterThanTheGpuDoMost) {
+  // The other way round (N-Queens on a small board): the GPU is 10x slower per item than a core.
+  const RunReport r = run_from_shared_pool(20'000, 5us, 50us, 1 << 18);
+  const auto devices = r.statistics.devices();
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_GT(devices[0].share, 0.7) << report(r, true);
+  EXPECT_LT(r.statistics.wall_seconds, 0.5) << report(r, true);  // ideal about 0.09 s; all on the GPU 1 s
+}
+
 TEST(Heterogeneous, CpuOnlyDeviceSelectionIgnoresGpus) {
   SchedulerOptions options;
   options.layout.devices = parse_devices("--devices", "cpu");

@@ -99,6 +99,60 @@ TEST(ThroughputModelPolicy, AnAssumedGpuRatioSetsSharesUntilRatesAreRemembered) 
   EXPECT_EQ(p.initial_weight({DeviceKind::gpu, 0, 1e6, 4e6}), 4e6);  // its kind's own rate wins
 }
 
+ThroughputModelPolicy shared_pool_policy() {  // the pipeline family's numbers
+  ThroughputModelPolicy p;
+  p.shared_pool = true;
+  p.min_cpu_chunk = 4096;
+  p.min_gpu_chunk = 1 << 18;
+  p.min_chunk_seconds = 2e-3;
+  return p;
+}
+
+TEST(ThroughputModelPolicy, SharedPoolProbesAreSmallOnEveryRange) {
+  const ThroughputModelPolicy p = shared_pool_policy();
+  // Large range: the kind's minimum chunk, not a share of the range (a core's share could outlast
+  // a GPU's whole run).
+  EXPECT_EQ(p.chunk(request(DeviceKind::cpu, 1 << 26)), 4096u);
+  EXPECT_EQ(p.chunk(request(DeviceKind::gpu, 1 << 26)), std::size_t{1} << 18);
+  // Small range: a share of it, not the minimum chunk (which would hand one device everything).
+  EXPECT_EQ(p.chunk(request(DeviceKind::cpu, 9632)), 37u);   // 9632 / (64 * 4)
+  EXPECT_EQ(p.chunk(request(DeviceKind::gpu, 9632)), 301u);  // 9632 / (8 * 4)
+  EXPECT_EQ(p.chunk(request(DeviceKind::gpu, 5)), 1u);
+}
+
+TEST(ThroughputModelPolicy, SharedPoolChunksNeverOutlastWhatTheTeamNeedsForTheRest) {
+  const ThroughputModelPolicy p = shared_pool_policy();
+  // A core at 3 M/s beside a GPU: the team needs 10e6 / 6.6e9 s for the rest; the core's minimum
+  // chunk (4096, 2 ms = 6000) would outlast it, so it takes 3e6 * 10e6 / 6.6e9 = 4545.
+  ChunkRequest core = request(DeviceKind::cpu, 1 << 26, 3e6, 6.6e9, 10'000'000);
+  core.elapsed = 1;
+  EXPECT_EQ(p.chunk(core), 4545u);
+  // Early in a run with much left: 2 ms of its rate (its share would be 13.6e6, 4.5 s).
+  core.unclaimed = 60'000'000'000;
+  core.elapsed = 0;
+  EXPECT_NEAR(static_cast<double>(p.chunk(core)), 6000, 1);
+}
+
+TEST(ThroughputModelPolicy, SharedPoolChunksGrowWithTheRun) {
+  const ThroughputModelPolicy p = shared_pool_policy();
+  // A GPU at 1e9/s with 6e7 left and a fair share of ~2.9e7: early on, 2 ms of its rate; later, as
+  // long as the run has lasted; at most the share.
+  ChunkRequest gpu = request(DeviceKind::gpu, 1 << 26, 1e9, 1.045e9, 60'000'000);
+  gpu.elapsed = 5e-4;
+  EXPECT_NEAR(static_cast<double>(p.chunk(gpu)), 2e6, 1);
+  gpu.elapsed = 1e-2;
+  EXPECT_NEAR(static_cast<double>(p.chunk(gpu)), 1e7, 1);
+  gpu.elapsed = 1;
+  EXPECT_EQ(p.chunk(gpu), 28'708'133u);  // 6e7 * (1e9 / 1.045e9) / 2
+}
+
+TEST(ThroughputModelPolicy, SharedPoolLoneWorkerTakesEverything) {
+  const ThroughputModelPolicy p = shared_pool_policy();
+  ChunkRequest r = request(DeviceKind::cpu, 1 << 20);
+  r.participants = 1;
+  EXPECT_EQ(p.chunk(r), std::size_t{1} << 20);
+}
+
 // A user policy only needs the concept's members.
 struct FixedPolicy {
   static constexpr std::string_view name = "fixed";

@@ -89,7 +89,6 @@ class SchedulerMatchEngine final : public detail::MatchEngine {
         gpu_(std::move(gpu)) {
     team_.range_policy.min_cpu_chunk = policy::Batches::min_cpu_chunk;
     team_.range_policy.min_gpu_chunk = policy::Batches::min_gpu_chunk;
-    team_.range_policy.gpu_weight = policy::Batches::gpu_weight;
     team_.range_policy.shared_pool = policy::Batches::shared_pool;
     for (int w = 0; w < team_.workers(); ++w) {
       if (team_.kind(w) == DeviceKind::gpu)

@@ -54,7 +54,6 @@ inline scheduler::ThroughputModelPolicy range_policy() {
   p.min_cpu_chunk = policy::min_cpu_chunk;
   p.min_gpu_chunk = policy::min_gpu_chunk;
   p.min_chunk_seconds = policy::min_chunk_seconds;
-  p.gpu_weight = policy::gpu_weight;
   p.shared_pool = policy::shared_pool;
   return p;
 }

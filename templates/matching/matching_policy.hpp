@@ -40,8 +40,6 @@ struct Batches {
   // outweighs the kernels of a few thousand events, so it takes a default batch whole.
   static constexpr std::size_t min_cpu_chunk = 64;
   static constexpr std::size_t min_gpu_chunk = 4096;
-  // A GPU worker starts with this many CPU workers' share of a batch until its rate is known.
-  static constexpr double gpu_weight = 16;
   // No initial split of a batch: every worker takes its chunks from one shared range, so the cores
   // never hold events that the GPU, many times faster, must steal back range by range
   // (scheduler::ThroughputModelPolicy).

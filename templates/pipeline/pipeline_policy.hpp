@@ -51,7 +51,6 @@ inline constexpr std::uint32_t histogram_bins = 256;
 inline constexpr std::size_t min_cpu_chunk = 4096;
 inline constexpr std::size_t min_gpu_chunk = 1 << 18;
 inline constexpr double min_chunk_seconds = 2e-3;
-inline constexpr double gpu_weight = 16;  // a GPU's initial share against a core's
 // No initial split: a GPU runs the same pipeline thousands of times faster than a core (synthetic,
 // BLAST) or slower (N-Queens at n = 14), so any guessed share is wrong by orders of magnitude; every
 // worker takes its chunks from one shared range instead (scheduler::ThroughputModelPolicy).

@@ -11,6 +11,7 @@
 #include "api/matcher_engine.hpp"
 #include "core/dataset.hpp"
 #include "scheduler/scheduler.hpp"
+#include "scheduler/team.hpp"
 #include "scheduler/topology.hpp"
 #include "templates/pipeline/run_request.hpp"
 #include "templates/pipeline/run_spec.hpp"
@@ -41,12 +42,12 @@ std::vector<PointId> skyline_here(const Dataset& data, Mask subspace);
 // on `threads` threads). Every build has it (cpu/skycube/reference_backend.cpp).
 skycube::SkycubeResult reference_skycube(const Dataset& data, int max_level, int threads);
 
-// Count windows on `threads` CPU workers (0 = every core) of a scheduler on machine(), host columns,
-// every registered CPU variant (the scheduler keeps the fastest per worker); a short column runs on
-// the calling thread without asking for the machine. Returns what ran, e.g. "cpu (avx512 100.0%)".
-// Every build has it (cpu/window/count_window_backend.cpp).
-std::string count_window_on_cpu(const window::CountWindowArgs& args, int threads,
-                                const std::function<scheduler::Topology()>& machine);
+// Count windows on the CPU workers of team(), host columns, every registered CPU variant (the
+// scheduler keeps the fastest per worker); a short column runs on the calling thread and never asks
+// for the team. Returns what ran, e.g. "cpu (avx512 100.0%)". Every build has it
+// (cpu/window/count_window_backend.cpp).
+std::string count_window_on_cpu(const window::CountWindowArgs& args,
+                                const std::function<scheduler::SchedulerTeam&()>& team);
 
 // Count windows on GPU `ordinal` (0 .. gpu_count() - 1): host columns in and out, or columns in
 // the GPU's memory (on a CUDA stream, nullptr = the default stream). A build without CUDA throws

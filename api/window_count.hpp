@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -44,6 +45,34 @@ struct CountWindowResult {
     return column_as<T>(values, "count-window results");
   }
   ValueType value_type() const noexcept { return type_of(values); }
+};
+
+// Count windows on one device for a series of columns. On the CPU its workers start with the first
+// column long enough to need them (or with start()) and stay until it is destroyed, keeping the
+// rate each measured for each variant: later columns neither start threads nor try variants again.
+// aggregate_count() below is one column on a fresh CountWindows. Calls from several threads take
+// turns.
+//
+//   sextant::window::CountWindows windows;  // the CPU, every core
+//   for (const auto& column : columns) use(windows.aggregate(column, {1024, 64}, AggregateKind::max));
+class CountWindows {
+ public:
+  // Throws like check_count_window_device, and Error::argument for a named algorithm on the CPU.
+  explicit CountWindows(DeviceId device = {}, CountWindowOptions options = {});
+  ~CountWindows();
+  CountWindows(CountWindows&&) noexcept;
+  CountWindows& operator=(CountWindows&&) noexcept;
+
+  // Starts what a long column will need now (the CPU's machine discovery and workers; nothing on a
+  // GPU), e.g. on another thread while the input loads. Safe to call while no aggregate() runs.
+  void start();
+  // Throws Error for a bad spec (naming "length"/"slide"), an algorithm that cannot run the problem,
+  // or a CUDA failure.
+  CountWindowResult aggregate(ColumnView in, CountWindowSpec spec, AggregateKind kind);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 // Checks `device` without running anything: a GPU that this build or machine lacks throws

@@ -214,23 +214,22 @@ int window_command(int argc, char** argv) {
                           "the named algorithms are GPU kernels; add --device gpu0");
   options.threads = static_cast<int>(args.get_int("threads", 0, 1, 4096));
   const std::string output = args.require("output");
-  window::check_count_window_device(device);  // a missing GPU: exit 4 before the input is read
+  window::CountWindows windows(device, options);  // a missing GPU: exit 4 before the input is read
 
-  // The CPU's topology (hwloc: milliseconds) is discovered while the input loads, not in the
-  // aggregate phase that starts the CPU workers; only for a column that may need the workers (a
-  // shorter one runs on this thread, and the discovery would only slow its loading down).
-  std::future<scheduler::Topology> machine;
+  // The CPU's workers start (hwloc's discovery and pinned threads: milliseconds) while the input
+  // loads, not in the aggregate phase; only for a column that may need them (a shorter one runs on
+  // this thread, and starting them would only slow its loading down).
+  std::future<void> started;
   if (device.kind == DeviceKind::cpu && may_need_cpu_workers(args))
-    machine = std::async(std::launch::async, [] { return api::cpu_machine(); });
+    started = std::async(std::launch::async, [&windows] { windows.start(); });
   PhaseTimes phases;
   const Input in = load_input(args, phases);
   const std::size_t n = window::size_of(in.values);
-  if (machine.valid()) machine.wait();
+  if (started.valid()) started.get();
 
   enter_phase("aggregating the windows");
   Stopwatch sw;
-  const window::CountWindowResult result =
-      window::aggregate_count(window::view(in.values), spec, kind, device, options);
+  const window::CountWindowResult result = windows.aggregate(window::view(in.values), spec, kind);
   phases.add("aggregate", sw.seconds());
   if (device.kind == DeviceKind::gpu && options.algorithm == window::CountAlgorithm::automatic)
     std::fprintf(stderr, "sextant window: --algorithm auto chose %s\n", result.algorithm.c_str());

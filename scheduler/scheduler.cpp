@@ -36,15 +36,18 @@ RunReport RunHandle::wait() const {
   return job_->report();
 }
 
+void release_openmp_threads() noexcept {
+  if (omp_in_parallel() == 0) omp_pause_resource_all(omp_pause_soft);
+}
+
 Scheduler::Scheduler(Topology topology, SchedulerOptions options)
     : topology_(std::move(topology)),
       options_(std::move(options)),
       workers_(plan_workers(topology_, options_.layout)) {
   const std::size_t n = workers_.size();
-  // The workers are about to take every core they are given. An OpenMP loop the calling thread ran
-  // just before (input generation, parsing) leaves its threads spinning for milliseconds, on those
-  // cores: release them (the next OpenMP loop starts new ones).
-  if (omp_in_parallel() == 0) omp_pause_resource_all(omp_pause_soft);
+  // The workers are about to take every core they are given (an OpenMP loop the calling thread ran
+  // just before, input generation or parsing, may have left its threads spinning there).
+  release_openmp_threads();
   for (const WorkerInfo& w : workers_) victims_.push_back(scheduler::victim_order(workers_, w.id));
   binding_.assign(n, BindResult::skipped);
   counter_reasons_.assign(n, "");

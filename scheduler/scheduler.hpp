@@ -39,6 +39,12 @@ class Job;
 
 class Scheduler;
 
+// Releases the calling thread's idle OpenMP threads: after a loop they spin for milliseconds, on the
+// cores a scheduler's workers are about to take (the next OpenMP loop starts new ones). Nothing
+// inside a parallel region. Every Scheduler does it when it starts; a caller that keeps a scheduler
+// between OpenMP loops does it before a run.
+void release_openmp_threads() noexcept;
+
 // A run in flight. wait() returns its report or rethrows its error (a task's exception under
 // FailureMode::propagate, or sextant::Error when no device could finish it); it may be called
 // again. Dropping a handle does not cancel the run.

@@ -238,6 +238,8 @@ int main(int argc, char** argv) {
             {"gpu-batch", "B", "GPU: tuples per device chunk (default the backend's)"},
             {"batch", "KIB",
              "push batches of KIB KiB of 32-byte tuples at every point (default the experiment's)"},
+            {"stage", "auto|bpat|scan|dense",
+             "the window stage of every point that does not name one (default auto: the cost model)"},
             {"csv", "F", "write every point here (default stream_throughput_<device>.csv)"},
             {"help", "", "this text"},
         });
@@ -265,6 +267,9 @@ int main(int argc, char** argv) {
       if ((which == "all" && std::string(name) != "fine") || which == name)
         for (const Point& p : experiment(name, quick, cores)) points.push_back(p);
     if (points.empty()) experiment(which, quick, cores);  // throws naming the experiment
+    const window::WindowStageKind stage = window::parse_window_stage("--stage", args.get_or("stage", "auto"));
+    for (Point& p : points)
+      if (p.stage == window::WindowStageKind::automatic) p.stage = stage;
     if (batch_kib > 0)
       for (Point& p : points)
         p.batch = std::max<std::size_t>(1, batch_kib * 1024 / sizeof(datagen::StreamTuple));

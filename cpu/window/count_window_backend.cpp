@@ -4,9 +4,9 @@
 
 namespace sextant::backends {
 
-std::string count_window_on_cpu(const window::CountWindowArgs& args, int threads,
-                                const std::function<scheduler::Topology()>& machine) {
-  return window::count_window_on_cpu(args, threads, machine);
+std::string count_window_on_cpu(const window::CountWindowArgs& args,
+                                const std::function<scheduler::SchedulerTeam&()>& team) {
+  return window::count_window_on_cpu(args, team);
 }
 
 }  // namespace sextant::backends

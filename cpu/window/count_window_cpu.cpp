@@ -1,6 +1,7 @@
 #include "cpu/window/count_window_cpu.hpp"
 
 #include <functional>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -90,22 +91,36 @@ std::string count_window_on(scheduler::SchedulerTeam* team, const CountWindowArg
   });
 }
 
-// The variants on `threads` workers of a scheduler on machine(), or on the calling thread for a
-// short column (machine() is then never called).
-std::string count_window_with(const CountWindowArgs& args, int threads,
-                              const std::function<scheduler::Topology()>& machine,
+// The variants on team()'s CPU workers, or on the calling thread for a short column (team() is
+// then never called).
+std::string count_window_with(const CountWindowArgs& args,
+                              const std::function<scheduler::SchedulerTeam&()>& team,
                               std::span<const CpuCountVariant> variants) {
   check_columns(args.in, args.out, args.spec, args.kind, args.positions);
   if (make_geometry(args.in.size, args.spec.length, args.spec.slide).used < policy::cpu_inline_values) {
     const std::string ran = count_window_on(nullptr, args, variants);
     return ran.empty() ? "cpu" : "cpu (" + ran + ")";
   }
-  scheduler::SchedulerOptions options;
-  options.layout.cpu_cores = threads;
-  scheduler::Scheduler s(machine(), options);
-  scheduler::SchedulerTeam team(s, scheduler::TeamMode::cpu_only);
-  const std::string ran = count_window_on(&team, args, variants);
-  return ran.empty() ? describe(s) : "cpu (" + ran + ")";
+  scheduler::SchedulerTeam& t = team();
+  const std::string ran = count_window_on(&t, args, variants);
+  return ran.empty() ? describe(t.scheduler()) : "cpu (" + ran + ")";
+}
+
+// ... on `threads` workers of a scheduler of its own on machine(), started only when asked for.
+std::string count_window_with(const CountWindowArgs& args, int threads,
+                              const std::function<scheduler::Topology()>& machine,
+                              std::span<const CpuCountVariant> variants) {
+  std::optional<scheduler::Scheduler> s;
+  std::optional<scheduler::SchedulerTeam> team;
+  return count_window_with(
+      args,
+      [&]() -> scheduler::SchedulerTeam& {
+        scheduler::SchedulerOptions options;
+        options.layout.cpu_cores = threads;
+        s.emplace(machine(), options);
+        return team.emplace(*s, scheduler::TeamMode::cpu_only);
+      },
+      variants);
 }
 
 }  // namespace
@@ -118,6 +133,11 @@ std::string count_window_on_team(scheduler::SchedulerTeam& team, const CountWind
 std::string count_window_on_cpu(const CountWindowArgs& args, int threads,
                                 const std::function<scheduler::Topology()>& machine) {
   return count_window_with(args, threads, machine, erased_variants<CpuCountWindowVariants>());
+}
+
+std::string count_window_on_cpu(const CountWindowArgs& args,
+                                const std::function<scheduler::SchedulerTeam&()>& team) {
+  return count_window_with(args, team, erased_variants<CpuCountWindowVariants>());
 }
 
 template <class Isa>

@@ -94,5 +94,10 @@ std::string count_window_on_team(scheduler::SchedulerTeam& team, const CountWind
 // first topology discovery and the workers' start cost milliseconds).
 std::string count_window_on_cpu(const CountWindowArgs& args, int threads,
                                 const std::function<scheduler::Topology()>& machine);
+// The same on the CPU workers of team(), asked for only when the column needs them: a caller that
+// keeps the team for several columns starts its workers once, and they keep the rates they
+// measured, so later columns skip the variants' trials.
+std::string count_window_on_cpu(const CountWindowArgs& args,
+                                const std::function<scheduler::SchedulerTeam&()>& team);
 
 }  // namespace sextant::window

@@ -66,6 +66,15 @@ struct DeviceCounters {
   unsigned long long any_hist[policy::max_nodes][bins];
 };
 
+// What a launch's blocks report, in one allocation: zeroed by one memset before the launch and read
+// back by one copy into pinned memory after it (a chunk's fixed cost is its round trips).
+struct ChunkStatus {
+  unsigned long long next;       // sources claimed so far, from begin
+  unsigned long long out_count;  // outputs pushed, written or not
+  unsigned error;                // (kind << 16) | node, the first one
+  DeviceCounters counters;
+};
+
 template <class P>
 struct KernelArgs {
   typename P::Params params;
@@ -410,9 +419,8 @@ struct PipelineGpu<P>::State {
   DeviceBuffer<In> source_items;
   DeviceBuffer<Out> out_items;
   DeviceBuffer<std::uint32_t> out_tags;
-  DeviceBuffer<unsigned long long> scalars;  // [0] claims, [1] output count
-  DeviceBuffer<unsigned> error;
-  DeviceBuffer<detail::DeviceCounters> counters;
+  DeviceBuffer<detail::ChunkStatus> status;
+  detail::ChunkStatus* host_status = nullptr;  // pinned
   bool shared_queues = false;
   bool shared_states = false;
   std::size_t state_bytes = 0;    // shared bytes before the arena
@@ -422,6 +430,7 @@ struct PipelineGpu<P>::State {
 
   ~State() {
     if (stream != nullptr) cudaStreamDestroy(stream);
+    if (host_status != nullptr) cudaFreeHost(host_status);
   }
 
   template <class T>
@@ -518,9 +527,8 @@ PipelineGpu<P>::PipelineGpu(int ordinal, const Instance<P>& instance, const Repl
   if (!st.shared_queues)
     st.queues = DeviceBuffer<std::byte>(static_cast<std::size_t>(st.blocks) * l.arena_bytes);
   if (!st.shared_states) st.states = DeviceBuffer<typename P::States>(static_cast<std::size_t>(st.blocks));
-  st.scalars = DeviceBuffer<unsigned long long>(2);
-  st.error = DeviceBuffer<unsigned>(1);
-  st.counters = DeviceBuffer<detail::DeviceCounters>(1);
+  st.status = DeviceBuffer<detail::ChunkStatus>(1);
+  SEXTANT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&st.host_status), sizeof(detail::ChunkStatus)));
   SEXTANT_CUDA_CHECK(cudaStreamSynchronize(st.stream));
 }
 
@@ -569,15 +577,16 @@ void PipelineGpu<P>::run(std::uint64_t begin, std::uint64_t end, ChunkOutput<Out
   args.begin = begin;
   args.end = end;
   args.claim = policy::gpu_claim_vectors * detail::lanes;
-  args.next = st.scalars.data();
+  detail::ChunkStatus* const status = st.status.data();
+  args.next = &status->next;
   args.layout = st.options.layout;
   args.queues = st.shared_queues ? nullptr : st.queues.data();
   args.states = st.shared_states ? nullptr : st.states.data();
   args.state_bytes = st.state_bytes;
   args.collect = st.options.collect;
-  args.out_count = st.scalars.data() + 1;
-  args.error = st.error.data();
-  args.counters = st.counters.data();
+  args.out_count = &status->out_count;
+  args.error = &status->error;
+  args.counters = &status->counters;
   const bool ordered = st.options.ordered;
   const bool profile = st.options.profile;
   std::uint64_t capacity = 0;
@@ -599,9 +608,7 @@ void PipelineGpu<P>::run(std::uint64_t begin, std::uint64_t end, ChunkOutput<Out
     args.out_items = st.out_items.data();
     args.out_tags = st.out_tags.data();
     args.out_capacity = st.options.collect ? st.out_items.size() : 0;
-    SEXTANT_CUDA_CHECK(cudaMemsetAsync(st.scalars.data(), 0, 2 * sizeof(unsigned long long), st.stream));
-    SEXTANT_CUDA_CHECK(cudaMemsetAsync(st.error.data(), 0, sizeof(unsigned), st.stream));
-    SEXTANT_CUDA_CHECK(cudaMemsetAsync(st.counters.data(), 0, sizeof(detail::DeviceCounters), st.stream));
+    SEXTANT_CUDA_CHECK(cudaMemsetAsync(status, 0, sizeof(detail::ChunkStatus), st.stream));
     if (profile) {
       if (ordered)
         st.template launch<true, true>(args);
@@ -613,12 +620,11 @@ void PipelineGpu<P>::run(std::uint64_t begin, std::uint64_t end, ChunkOutput<Out
       else
         st.template launch<false, false>(args);
     }
-    unsigned error = 0;
-    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(&produced, st.scalars.data() + 1, sizeof produced,
+    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(st.host_status, status, sizeof(detail::ChunkStatus),
                                        cudaMemcpyDeviceToHost, st.stream));
-    SEXTANT_CUDA_CHECK(
-        cudaMemcpyAsync(&error, st.error.data(), sizeof error, cudaMemcpyDeviceToHost, st.stream));
     SEXTANT_CUDA_CHECK(cudaStreamSynchronize(st.stream));
+    produced = st.host_status->out_count;
+    const unsigned error = st.host_status->error;
     if (error != 0) {
       const std::size_t node = error & 0xffffU;
       const std::string where = "pipeline node " + std::to_string(node + 1) + " (" + st.names.at(node) + ")";
@@ -664,10 +670,7 @@ void PipelineGpu<P>::run(std::uint64_t begin, std::uint64_t end, ChunkOutput<Out
       out.items.insert(out.items.end(), items.begin(), items.end());
     }
   }
-  const auto counters = std::make_unique<detail::DeviceCounters>();
-  detail::DeviceCounters& c = *counters;
-  SEXTANT_CUDA_CHECK(cudaMemcpyAsync(&c, st.counters.data(), sizeof c, cudaMemcpyDeviceToHost, st.stream));
-  SEXTANT_CUDA_CHECK(cudaStreamSynchronize(st.stream));
+  const detail::DeviceCounters& c = st.host_status->counters;  // the last launch's
   out.counters.switches += c.switches;
   out.counters.firings += c.firings;
   if (profile)

@@ -148,9 +148,8 @@ TEST(CountWindowApi, ShortColumnsRunOnTheCallingThreadLongOnesOnTheWorkers) {
   }
 }
 
-// A deliberately slow variant beside a fast one: every worker tries both, keeps the fast one, and
-// the result is exact whichever ran where.
-TEST(CountWindowApi, SchedulerAbandonsASlowVariant) {
+// The scalar variant twice: "slow" sleeps 50 us per item before its work, "fast" does not.
+std::vector<window::CpuCountVariant> slow_and_fast_variants() {
   using Scalar = window::CpuCountWindowOn<cpu::ScalarIsa>;
   window::CpuCountVariant fast = window::erase_count_variant<Scalar>();
   fast.name = "fast";
@@ -165,12 +164,12 @@ TEST(CountWindowApi, SchedulerAbandonsASlowVariant) {
     std::this_thread::sleep_for(std::chrono::microseconds(50 * (end - begin)));
     Scalar::expand(run, begin, end);
   };
-  const std::vector<window::CpuCountVariant> variants = {slow, fast};
-  scheduler::Scheduler s(scheduler::synthetic_topology("package:1 core:2 pu:1"));
-  scheduler::SchedulerTeam team(s, scheduler::TeamMode::cpu_only);
-  std::vector<std::int64_t> v(400000);
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int64_t>((i * 2654435761u) % 1001) - 500;
-  const window::CountWindowSpec spec{40, 20};
+  return {slow, fast};
+}
+
+// Sums of v's windows on the team with these variants, each against brute force.
+void expect_sums_on_team(scheduler::SchedulerTeam& team, const std::vector<std::int64_t>& v,
+                         window::CountWindowSpec spec, std::span<const window::CpuCountVariant> variants) {
   std::vector<std::int64_t> out(spec.window_count(v.size()));
   window::count_window_on_team(team,
                                {window::ColumnView(std::span<const std::int64_t>(v)),
@@ -178,15 +177,89 @@ TEST(CountWindowApi, SchedulerAbandonsASlowVariant) {
                                variants);
   for (std::size_t k = 0; k < out.size(); ++k) {
     std::int64_t want = 0;
-    for (std::size_t i = k * 20; i < k * 20 + 40; ++i) want += v[i];
-    ASSERT_EQ(out[k], want) << "window " << k;
+    for (std::size_t i = k * spec.slide; i < k * spec.slide + spec.length; ++i) want += v[i];
+    ASSERT_EQ(out[k], want) << v.size() << " values, window " << k;
   }
+}
+
+// A deliberately slow variant beside a fast one: every worker tries both, keeps the fast one, and
+// the result is exact whichever ran where.
+TEST(CountWindowApi, SchedulerAbandonsASlowVariant) {
+  const std::vector<window::CpuCountVariant> variants = slow_and_fast_variants();
+  scheduler::Scheduler s(scheduler::synthetic_topology("package:1 core:2 pu:1"));
+  scheduler::SchedulerTeam team(s, scheduler::TeamMode::cpu_only);
+  std::vector<std::int64_t> v(400000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int64_t>((i * 2654435761u) % 1001) - 500;
+  const window::CountWindowSpec spec{40, 20};
+  expect_sums_on_team(team, v, spec, variants);
   std::size_t slow_items = 0, fast_items = 0;
   for (const scheduler::DeviceStats& d : s.statistics().devices())
     for (const scheduler::VariantStats& x : d.variants)
       (x.name == "slow" ? slow_items : fast_items) += x.items;
   EXPECT_GT(slow_items, 0u) << "the slow variant was never tried";
   EXPECT_LT(slow_items * 10, fast_items) << "slow " << slow_items << ", fast " << fast_items;
+}
+
+// A team kept across columns remembers what its workers measured: the second column runs the fast
+// variant alone, without trying the slow one again. One worker, so that it has measured both on the
+// first column whatever the machine's load (a worker that another finished before tries them later).
+TEST(CountWindowApi, AKeptTeamSkipsTheTrialsOnTheNextColumn) {
+  const std::vector<window::CpuCountVariant> variants = slow_and_fast_variants();
+  scheduler::Scheduler s(scheduler::synthetic_topology("package:1 core:1 pu:1"));
+  scheduler::SchedulerTeam team(s, scheduler::TeamMode::cpu_only);
+  const window::CountWindowSpec spec{40, 20};
+  for (int column = 0; column < 2; ++column) {
+    std::vector<std::int64_t> v(400000 + 1000 * column);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      v[i] = static_cast<std::int64_t>((i * 2654435761u + column) % 1001) - 500;
+    s.reset_statistics();
+    expect_sums_on_team(team, v, spec, variants);
+    std::size_t slow_items = 0;
+    for (const scheduler::DeviceStats& d : s.statistics().devices())
+      for (const scheduler::VariantStats& x : d.variants) slow_items += x.name == "slow" ? x.items : 0;
+    if (column == 0)
+      EXPECT_GT(slow_items, 0u) << "the slow variant was never tried";
+    else
+      EXPECT_EQ(slow_items, 0u) << "the kept team tried the slow variant again";
+  }
+}
+
+// CountWindows: one object for a series of columns (short ones on the calling thread, long ones on
+// the workers it keeps), each exact against brute force, whatever the order, with start() or without.
+TEST(CountWindowApi, CountWindowsServesASeriesOfColumns) {
+  for (const bool start_first : {false, true}) {
+    window::CountWindows windows(DeviceId{}, {CountAlgorithm::automatic, 2});
+    if (start_first) windows.start();
+    const std::uint64_t long_n = window::policy::cpu_inline_values + 777;
+    for (const std::uint64_t n : {long_n, std::uint64_t{5000}, long_n + 64, std::uint64_t{0}}) {
+      std::vector<std::int32_t> v(n);
+      for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = static_cast<std::int32_t>((i * 7919) % 61) - 30;  // ties
+      for (const AggregateKind kind : {AggregateKind::min, AggregateKind::sum}) {
+        const window::CountWindowSpec spec{96, 24};
+        const auto r = windows.aggregate(window::ColumnView(std::span<const std::int32_t>(v)), spec, kind);
+        ASSERT_EQ(r.algorithm.rfind("cpu", 0), 0u) << r.algorithm;
+        const std::size_t windows_expected = spec.window_count(n);
+        if (kind == AggregateKind::min) {
+          const auto got = r.values_as<std::int32_t>();
+          ASSERT_EQ(got.size(), windows_expected);
+          for (std::size_t k = 0; k < got.size(); ++k)
+            ASSERT_EQ(got[k], *std::min_element(v.begin() + static_cast<std::ptrdiff_t>(k * 24),
+                                                v.begin() + static_cast<std::ptrdiff_t>(k * 24 + 96)))
+                << n << ", window " << k;
+        } else {
+          const auto got = r.values_as<std::int64_t>();
+          ASSERT_EQ(got.size(), windows_expected);
+          for (std::size_t k = 0; k < got.size(); ++k) {
+            std::int64_t want = 0;
+            for (std::size_t i = k * 24; i < k * 24 + 96; ++i) want += v[i];
+            ASSERT_EQ(got[k], want) << n << ", window " << k;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_THROW(window::CountWindows(DeviceId{}, {CountAlgorithm::coop, 0}), Error);
 }
 
 TEST(CountWindowSpec, CountsOnlyFullWindows) {

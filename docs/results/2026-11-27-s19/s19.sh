@@ -96,3 +96,22 @@ inline)  # old; new with the team from 2^20 values; new on the calling thread up
   done > $out/inline.txt 2>&1; el "inline done"
   ;;
 esac; done
+# Appended: the CPU stream series' small batches, old and new built here (g++ 13) and on dev (g++ 12,
+# carried in .bench/bins as st_old and st_new), interleaved.
+for phase in "$@"; do case $phase in
+buildst)
+  ( cmake -S $root -B $b/new -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON -DSEXTANT_BUILD_TESTS=OFF >/dev/null &&
+    cmake --build $b/new -j $((jobs/2)) --target stream_throughput ) > $out/build-new.log 2>&1 &
+  ( cmake -S $old_src -B $b/old -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON -DSEXTANT_BUILD_TESTS=OFF >/dev/null &&
+    cmake --build $b/old -j $((jobs/2)) --target stream_throughput ) > $out/build-old.log 2>&1
+  el "old build rc=$?"; wait; el "new build done"; grep -E "error|FAILED" $out/build-*.log | head -20
+  ;;
+st)
+  for rep in 1 2 3 4 5; do
+    for v in old new dev-old dev-new; do
+      case $v in old|new) bin=$b/$v/bench/window/stream_throughput;; dev-*) bin=$root/.bench/bins/st_${v#dev-};; esac
+      echo "== $v #$rep: $($bin --device cpu --experiment batch --tuples 4194304 --repeats 3 --csv /tmp/st.csv 2>&1 | grep -E '^batch +W=1s' | awk '{printf "%s:%s/%s  ", $3, $13, $15}')"
+    done
+  done > $out/stream-cpu.txt 2>&1; el "st done"
+  ;;
+esac; done

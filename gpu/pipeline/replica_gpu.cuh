@@ -12,8 +12,8 @@
 //     input order; node bodies read only their parameters and state, so both passes push the same.
 // A push beyond the node's gain limit is dropped and recorded in an error word that the host turns
 // into an Error naming the node, so nothing is written past the room the policy reserved.
-// Blocks claim policy::gpu_claim_vectors vectors of inputs at a time; unordered, a block claims
-// more as soon as its source runs dry and flushes only at the end; ordered, it flushes after each
+// Blocks claim at most policy::gpu_claim_vectors vectors of inputs at a time (claim_size); unordered, a block
+// claims more as soon as its source runs dry and flushes only at the end; ordered, it flushes after each
 // claim and tags its outputs with the claim, which the host sorts by (stably).
 #pragma once
 
@@ -74,6 +74,18 @@ struct ChunkStatus {
   unsigned error;                // (kind << 16) | node, the first one
   DeviceCounters counters;
 };
+
+// The inputs per claim for a chunk of n over `blocks` blocks: as even as the granule allows over the
+// fewest rounds of claims of at most policy::gpu_claim_vectors vectors.
+inline std::uint32_t claim_size(std::uint64_t n, int blocks) {
+  const std::uint64_t most = std::uint64_t{policy::gpu_claim_vectors} * lanes;
+  const std::uint64_t b = static_cast<std::uint64_t>(std::max(blocks, 1));
+  const std::uint64_t rounds = std::max<std::uint64_t>(1, (n + b * most - 1) / (b * most));
+  const std::uint64_t even = (n + b * rounds - 1) / (b * rounds);
+  const std::uint64_t granule = policy::gpu_claim_granule;
+  return static_cast<std::uint32_t>(
+      std::clamp<std::uint64_t>((even + granule - 1) / granule * granule, granule, most));
+}
 
 template <class P>
 struct KernelArgs {
@@ -576,7 +588,7 @@ void PipelineGpu<P>::run(std::uint64_t begin, std::uint64_t end, ChunkOutput<Out
   }
   args.begin = begin;
   args.end = end;
-  args.claim = policy::gpu_claim_vectors * detail::lanes;
+  args.claim = detail::claim_size(n, st.blocks);
   detail::ChunkStatus* const status = st.status.data();
   args.next = &status->next;
   args.layout = st.options.layout;

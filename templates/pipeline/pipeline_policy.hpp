@@ -19,8 +19,12 @@ inline constexpr std::uint32_t cpu_lanes_avx2 = 8;
 
 // GPU: threads per block = lanes per vector of the block's replica (Mercator's default, 128).
 inline constexpr std::uint32_t gpu_lanes = 128;
-// Inputs a block claims at a time from the chunk its GPU was handed, in vectors.
+// Inputs a block claims at a time from the chunk its GPU was handed: at most this many vectors, and
+// less when the chunk is small, so that it spreads over every block in as few rounds of claims as
+// it needs (a block works through a claim alone, so a chunk takes its rounds times one claim's
+// latency); claims are multiples of gpu_claim_granule inputs.
 inline constexpr std::uint32_t gpu_claim_vectors = 32;
+inline constexpr std::uint32_t gpu_claim_granule = 32;
 // Resident blocks per SM at most: each block owns a replica's queues, which live in global memory
 // when they do not fit in shared memory.
 inline constexpr int gpu_max_blocks_per_sm = 8;

@@ -9,7 +9,7 @@ root=$(pwd); out=${OUT:-/tmp/out}; mkdir -p "$out"; b=/tmp/b
 t0=$(date +%s); el() { echo "[$(($(date +%s)-t0)) s] $*"; }
 jobs=$(nproc); old_src=$root/.bench/base-9725e1a
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; lscpu | grep "Model name"; git rev-parse --short HEAD; } > $out/machine.txt 2>&1
-tests="count_window_cpu_tests count_window_gpu_tests pipeline_apps_gpu_tests pipeline_replica_gpu_tests"
+tests="${TESTS-count_window_cpu_tests count_window_gpu_tests} pipeline_apps_gpu_tests pipeline_replica_gpu_tests"
 cli() { "$b/$1/apps/sextant" "${@:2}"; }
 for phase in "$@"; do case $phase in
 build)
@@ -113,5 +113,32 @@ st)
       echo "== $v #$rep: $($bin --device cpu --experiment batch --tuples 4194304 --repeats 3 --csv /tmp/st.csv 2>&1 | grep -E '^batch +W=1s' | awk '{printf "%s:%s/%s  ", $3, $13, $15}')"
     done
   done > $out/stream-cpu.txt 2>&1; el "st done"
+  ;;
+esac; done
+# Appended: where a GPU pipeline chunk's fixed cost goes (issue 17): the kernel's own duration under
+# Nsight Compute against the chunk's time in --report, synthetic pipeline on gpu0, one chunk.
+for phase in "$@"; do case $phase in
+buildgpu)
+  ( cmake -S $root -B $b/new -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON -DSEXTANT_BUILD_TESTS=OFF >/dev/null &&
+    cmake --build $b/new -j $jobs --target sextant_cli ) > $out/build-new.log 2>&1
+  el "new build rc=$?"; grep -E "error|FAILED" $out/build-new.log | head -20
+  ;;
+chunk)
+  for n in 4096 65536 1048576 4194304 16777216; do
+    for rep in 1 2 3; do
+      echo "== synthetic $n gpu0 #$rep: $($b/new/apps/sextant pipeline run --app synthetic --sources $n --devices gpu0 --merge auto --count-only --report --output - 2>&1 >/dev/null | grep -E '^gpu0' | awk '{print "chunks", $3, "busy", $6, "s"}')"
+    done
+    echo "== ncu synthetic $n:"
+    timeout 120 ncu --log-file /tmp/ncu.txt --metrics gpu__time_duration.sum,launch__grid_size,launch__block_size $b/new/apps/sextant pipeline run --app synthetic --sources $n --devices gpu0 --merge auto --count-only --output /tmp/p.out >/dev/null 2>&1
+    grep -E "pipeline_kernel|gpu__time" /tmp/ncu.txt
+  done > $out/chunk.txt 2>&1; el "chunk done"
+  ;;
+esac; done
+# Appended: the pipeline build alone (claims cut to the chunk).
+for phase in "$@"; do case $phase in
+buildpipe)
+  ( cmake -S $root -B $b/new -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON -DSEXTANT_BUILD_TESTS=ON >/dev/null &&
+    cmake --build $b/new -j $jobs --target sextant_cli pipeline_apps_gpu_tests pipeline_replica_gpu_tests ) > $out/build-new.log 2>&1
+  el "new build rc=$?"; grep -E "error|FAILED" $out/build-new.log | head -20
   ;;
 esac; done

@@ -142,3 +142,15 @@ buildpipe)
   el "new build rc=$?"; grep -E "error|FAILED" $out/build-new.log | head -20
   ;;
 esac; done
+# Appended: issue 17's bench tables after the claims change (scale 4 as in session 10).
+for phase in "$@"; do case $phase in
+bench17)
+  ( cmake -S $root -B $b/new -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON -DSEXTANT_BUILD_TESTS=OFF >/dev/null &&
+    cmake --build $b/new -j $jobs --target pipeline_bench ) > $out/build-bench.log 2>&1
+  el "bench build rc=$?"; grep -E "error|FAILED" $out/build-bench.log | head -20
+  for e in merge fused devices sizing; do
+    timeout 300 $b/new/bench/pipeline/pipeline_bench --experiment $e --device gpu0 --scale 4 --repeats 3 --csv $out/pipe-$e-gpu.csv > $out/pipe-$e-gpu.txt 2>&1
+    el "$e rc=$?"
+  done
+  ;;
+esac; done

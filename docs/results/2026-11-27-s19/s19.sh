@@ -154,3 +154,13 @@ bench17)
   done
   ;;
 esac; done
+# Appended: the sizing series alone (its files did not come back beside the others).
+for phase in "$@"; do case $phase in
+sizing17)
+  ( cmake -S $root -B $b/new -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON -DSEXTANT_BUILD_TESTS=OFF >/dev/null &&
+    cmake --build $b/new -j $jobs --target pipeline_bench ) > /tmp/build-bench.log 2>&1
+  el "bench build rc=$?"; grep -E "error|FAILED" /tmp/build-bench.log | head -20
+  timeout 300 $b/new/bench/pipeline/pipeline_bench --experiment sizing --device gpu0 --scale 4 --repeats 3 --csv $out/pipe-sizing-gpu.csv > $out/pipe-sizing-gpu.txt 2>&1
+  el "sizing rc=$?"
+  ;;
+esac; done

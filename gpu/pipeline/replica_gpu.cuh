@@ -67,7 +67,7 @@ struct DeviceCounters {
 };
 
 // What a launch's blocks report, in one allocation: zeroed by one memset before the launch and read
-// back by one copy into pinned memory after it (a chunk's fixed cost is its round trips).
+// back by one copy into pinned memory after it.
 struct ChunkStatus {
   unsigned long long next;       // sources claimed so far, from begin
   unsigned long long out_count;  // outputs pushed, written or not

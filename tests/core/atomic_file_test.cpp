@@ -1,7 +1,6 @@
 #include "core/atomic_file.hpp"
 
 #include <gtest/gtest.h>
-
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -36,8 +35,13 @@ std::string slurp(const fs::path& p) {
 class AtomicFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("sextant-atomic-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                        "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    // A parameterised test's name holds a '/' ("Name/1"): keep the directory one level deep, so
+    // that TearDown removes all of it.
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(name.begin(), name.end(), '/', '-');
+    dir_ =
+        fs::temp_directory_path() /
+        ("sextant-atomic-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" + name);
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -75,7 +79,8 @@ std::vector<std::string> listing(const fs::path& dir) {
   return names;
 }
 
-void expect_io_error_naming(const std::function<void()>& f, const std::string& name, const std::string& what) {
+void expect_io_error_naming(const std::function<void()>& f, const std::string& name,
+                            const std::string& what) {
   try {
     f();
     ADD_FAILURE() << "no error for " << name;
@@ -133,7 +138,7 @@ TEST_P(AtomicFileBothPaths, FollowsSymbolicLinks) {
   fs::create_directories(dir_ / "real");
   std::ofstream(dir_ / "real" / "target.txt") << "old";
   fs::create_symlink("real/target.txt", dir_ / "link.txt");
-  fs::create_symlink("link.txt", dir_ / "link2.txt");       // a chain
+  fs::create_symlink("link.txt", dir_ / "link2.txt");         // a chain
   fs::create_symlink("real/new.txt", dir_ / "dangling.txt");  // a target yet to be created
   for (const char* name : {"link2.txt", "dangling.txt"}) {
     AtomicFile f((dir_ / name).string());

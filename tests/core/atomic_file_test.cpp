@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "tests/support/test_directory.hpp"
 
 namespace sextant {
 namespace {
@@ -35,13 +36,7 @@ std::string slurp(const fs::path& p) {
 class AtomicFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    // A parameterised test's name holds a '/' ("Name/1"): keep the directory one level deep, so
-    // that TearDown removes all of it.
-    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::replace(name.begin(), name.end(), '/', '-');
-    dir_ =
-        fs::temp_directory_path() /
-        ("sextant-atomic-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" + name);
+    dir_ = sextant::testing::test_directory("sextant-atomic");
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

@@ -14,6 +14,7 @@
 
 #include "support/error_of.hpp"
 #include "support/fifo_writer.hpp"
+#include "tests/support/test_directory.hpp"
 
 namespace sextant::datagen::detail {
 namespace {
@@ -49,8 +50,7 @@ std::vector<std::uint16_t> read_test(InputFile& file) {
 class BinaryHeaderTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("sextant-binary-header-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = sextant::testing::test_directory("sextant-binary-header");
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

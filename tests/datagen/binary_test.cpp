@@ -20,6 +20,7 @@
 #include "datagen/csv.hpp"
 #include "datagen/skyline_generator.hpp"
 #include "support/error_of.hpp"
+#include "tests/support/test_directory.hpp"
 
 namespace sextant::datagen {
 namespace {
@@ -72,8 +73,7 @@ std::string raw_file(std::uint64_t n, std::uint32_t d, std::size_t payload_float
 class BinaryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("sextant-binary-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = sextant::testing::test_directory("sextant-binary");
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

@@ -17,6 +17,7 @@
 
 #include "core/error.hpp"
 #include "support/error_of.hpp"
+#include "tests/support/test_directory.hpp"
 
 namespace sextant::datagen {
 namespace {
@@ -64,8 +65,7 @@ void expect_same_bits(const Dataset& a, const Dataset& b) {
 class CsvFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("sextant-csv-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = sextant::testing::test_directory("sextant-csv");
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

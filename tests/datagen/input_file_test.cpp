@@ -22,6 +22,7 @@
 #include "datagen/stream_csv.hpp"
 #include "support/error_of.hpp"
 #include "support/fifo_writer.hpp"
+#include "tests/support/test_directory.hpp"
 
 namespace sextant::datagen {
 namespace {
@@ -46,8 +47,7 @@ std::string bytes_of(const std::string& path) {
 class InputFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("sextant-input-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = sextant::testing::test_directory("sextant-input");
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

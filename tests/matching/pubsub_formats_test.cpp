@@ -20,6 +20,7 @@
 #include "templates/matching/value.hpp"
 #include "tests/support/error_of.hpp"
 #include "tests/support/random_pubsub.hpp"
+#include "tests/support/test_directory.hpp"
 
 namespace sextant::testing {
 namespace {
@@ -166,9 +167,7 @@ TEST(PubSubText, WritesWhatItReadsForRandomFiltersAndEvents) {
 class PubSubBinary : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("sextant-pubsub-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = test_directory("sextant-pubsub");
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }

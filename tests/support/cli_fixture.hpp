@@ -12,6 +12,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/support/test_directory.hpp"
+
 namespace sextant::testing {
 
 struct RunResult {
@@ -30,10 +32,7 @@ inline std::string slurp(const std::filesystem::path& p) {
 class CliFixture : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("sextant-cli-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name() + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = test_directory("sextant-cli");
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <thread>
 #include <utility>
 
 #include "core/error.hpp"
@@ -80,7 +81,8 @@ const Codelet* Job::single_codelet() const noexcept {
 }
 
 void Job::prepare(std::span<const double> remembered,
-                  const std::vector<std::vector<double>>& remembered_variants, std::uint64_t generation) {
+                  const std::vector<std::vector<double>>& remembered_variants,
+                  std::span<const ChunkCostFit> fits, std::uint64_t generation) {
   generation_ = generation;
   remembered_variants_ = remembered_variants;
   if (kind_ == Kind::range && codelet_->variants.size() > 1) {
@@ -112,6 +114,10 @@ void Job::prepare(std::span<const double> remembered,
     (w.kind == DeviceKind::gpu ? live_gpu_ : live_cpu_).fetch_add(1, std::memory_order_relaxed);
     const auto id = static_cast<std::size_t>(w.id);
     if (id < remembered.size()) slot.rate.store(remembered[id], std::memory_order_relaxed);
+    if (id < fits.size()) {
+      slot.fit = fits[id];
+      publish_cost(slot);
+    }
     if (kind_ == Kind::range && w.kind == DeviceKind::gpu && codelet_->gpu_bytes_per_item > 0 &&
         w.gpu_memory_bytes > 0)
       slot.gpu_item_limit = std::max<std::size_t>(w.gpu_memory_bytes / 2 / codelet_->gpu_bytes_per_item, 1);
@@ -254,7 +260,10 @@ void Job::work(const WorkerInfo& me, std::span<const int> victims, CounterSet& c
     if (progressed) continue;
     report_finished(slot);
     if (unfinished_.load(std::memory_order_acquire) == 0 || halted()) break;
-    spin_then_wait(epoch_, seen, me.kind == DeviceKind::cpu ? idle_spin_ : Clock::duration::zero());
+    if (std::exchange(slot.declined, false))
+      std::this_thread::sleep_for(decline_poll);
+    else
+      spin_then_wait(epoch_, seen, me.kind == DeviceKind::cpu ? idle_spin_ : Clock::duration::zero());
     slot.mark = Clock::now();
   }
   report_finished(slot);
@@ -338,8 +347,14 @@ std::size_t Job::chunk_size(const WorkerInfo& me, std::size_t own_remaining) {
     request.total_rate = estimate_.total_rate.load(std::memory_order_relaxed);
     request.unmeasured = estimate_.unmeasured.load(std::memory_order_relaxed);
     request.elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    request.fixed_seconds = slot.fixed_seconds.load(std::memory_order_relaxed);
+    request.marginal_rate = slot.marginal_rate.load(std::memory_order_relaxed);
+    request.previous_chunk = slot.previous_chunk;
+    request.finish_seconds = estimate_.finish_seconds.load(std::memory_order_relaxed);
+    request.unfitted = estimate_.unfitted.load(std::memory_order_relaxed);
   }
   std::size_t n = policy_->chunk(request);
+  if (n == 0) return 0;
   if (slot.gpu_item_limit > 0) n = std::min(n, slot.gpu_item_limit);
   // A trial of a variant is a small chunk: a slow variant costs little before it is dropped.
   if (trying_variants(slot, me)) n = std::max<std::size_t>(1, n / variant_trial_divisor);
@@ -379,6 +394,48 @@ void Job::refresh_estimate(Clock::time_point now) noexcept {
   estimate_.total_rate.store(total, std::memory_order_relaxed);
   estimate_.unmeasured.store(unknown[0] + unknown[1], std::memory_order_relaxed);
   estimate_.unclaimed.store(unclaimed, std::memory_order_relaxed);
+  if (policy_->shared_pool()) {
+    int unfitted = 0;
+    estimate_.finish_seconds.store(team_finish_seconds_now(static_cast<double>(unclaimed), unfitted),
+                                   std::memory_order_relaxed);
+    estimate_.unfitted.store(unfitted, std::memory_order_relaxed);
+  }
+}
+
+double Job::team_finish_seconds_now(double unclaimed, int& unfitted) const noexcept {
+  // Live participants at their fitted cost, else at no fixed cost and their items/s so far, else at
+  // their kind's mean of those; a worker in the middle of a chunk starts when it should end.
+  unfitted = 0;
+  try {
+    const Clock::rep now = Clock::now().time_since_epoch().count();
+    std::vector<ChunkCost> team;
+    std::vector<int> unknown;
+    ChunkCost sums[2];
+    int known[2] = {0, 0};
+    for (const WorkerInfo& w : workers_) {
+      const WorkerSlot& slot = slots_[static_cast<std::size_t>(w.id)];
+      if (!slot.participates || !slot.live.load(std::memory_order_relaxed)) continue;
+      const int k = w.kind == DeviceKind::gpu ? 1 : 0;
+      ChunkCost c = cost_of(w.kind, slot);
+      if (k == 1 && !(slot.marginal_rate.load(std::memory_order_relaxed) > 0)) ++unfitted;
+      if (!(c.rate > 0)) {
+        unfitted += 1 - k;
+        unknown.push_back(k);
+        continue;
+      }
+      sums[k].fixed_seconds += c.fixed_seconds;
+      sums[k].rate += c.rate;
+      ++known[k];
+      const Clock::rep busy = slot.busy_until.load(std::memory_order_relaxed) - now;
+      if (busy > 0) c.fixed_seconds += seconds(Clock::duration(busy));
+      team.push_back(c);
+    }
+    for (const int k : unknown)
+      if (known[k] > 0) team.push_back({sums[k].fixed_seconds / known[k], sums[k].rate / known[k]});
+    return team_finish_seconds(team, unclaimed);
+  } catch (...) {  // no memory for the estimate: the policy goes on without it
+    return 0;
+  }
 }
 
 bool Job::take_overflow_task(const WorkerInfo& me, std::uint64_t& task) {
@@ -399,7 +456,24 @@ ItemRange Job::take_overflow_range(const WorkerInfo& me) {
   std::lock_guard lock(mutex_);
   if (overflow_ranges_.empty()) return {};
   ItemRange& front = overflow_ranges_.front();
-  const std::size_t n = std::clamp<std::size_t>(chunk_size(me, front.size()), 1, front.size());
+  const std::size_t wanted = chunk_size(me, front.size());
+  WorkerSlot& slot = slots_[static_cast<std::size_t>(me.id)];
+  if (wanted == 0 && policy_->shared_pool()) {
+    slot.declined = true;
+    return {};
+  }
+  const std::size_t n = std::clamp<std::size_t>(wanted, 1, front.size());
+  slot.previous_chunk = n;
+  if (policy_->shared_pool()) {
+    const ChunkCost cost = cost_of(me.kind, slot);
+    const double expected = cost.rate > 0 ? cost.seconds(static_cast<double>(n)) : 0.0;
+    slot.busy_until.store(expected > 0 ? (Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                             std::chrono::duration<double>(expected)))
+                                             .time_since_epoch()
+                                             .count()
+                                       : 0,
+                          std::memory_order_relaxed);
+  }
   const ItemRange out{front.begin, front.begin + n};
   front.begin += n;
   if (front.empty()) overflow_ranges_.pop_front();
@@ -534,6 +608,8 @@ void Job::record(WorkerSlot& slot, const Chunk& chunk, Clock::time_point begin,
     const double measured = static_cast<double>(chunk.size()) / std::max(busy, 1e-7);
     const double old = slot.rate.load(std::memory_order_relaxed);
     slot.rate.store(old > 0 ? 0.5 * old + 0.5 * measured : measured, std::memory_order_relaxed);
+    slot.fit.add(static_cast<double>(chunk.size()), busy);
+    publish_cost(slot);
     if (old <= 0) estimate_.at.store(0, std::memory_order_relaxed);  // first measurement: refresh soon
   }
 }
@@ -708,6 +784,28 @@ std::vector<double> Job::measured_rates() const {
   std::vector<double> rates(workers_.size(), 0.0);
   for (std::size_t i = 0; i < workers_.size(); ++i) rates[i] = slots_[i].rate.load(std::memory_order_relaxed);
   return rates;
+}
+
+ChunkCost Job::cost_of(DeviceKind kind, const WorkerSlot& slot) noexcept {
+  // A core's items/s stand for its cost (policies.hpp), a GPU's only until its fit exists.
+  const double marginal = slot.marginal_rate.load(std::memory_order_relaxed);
+  if (kind == DeviceKind::gpu && marginal > 0)
+    return {slot.fixed_seconds.load(std::memory_order_relaxed), marginal};
+  return {0, slot.rate.load(std::memory_order_relaxed)};
+}
+
+std::vector<ChunkCostFit> Job::measured_fits() const {
+  std::vector<ChunkCostFit> fits(workers_.size());
+  for (std::size_t i = 0; i < workers_.size(); ++i) fits[i] = slots_[i].fit;
+  return fits;
+}
+
+void Job::publish_cost(WorkerSlot& slot) noexcept {
+  const ChunkCost cost = slot.fit.cost();
+  const bool was_fitted = slot.marginal_rate.load(std::memory_order_relaxed) > 0;
+  slot.fixed_seconds.store(cost.fixed_seconds, std::memory_order_relaxed);
+  slot.marginal_rate.store(cost.rate, std::memory_order_relaxed);
+  if (was_fitted != (cost.rate > 0)) estimate_.at.store(0, std::memory_order_relaxed);  // refresh now
 }
 
 std::vector<std::vector<double>> Job::measured_variant_rates() const {

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "scheduler/chunk_model.hpp"
 #include "scheduler/counters.hpp"
 #include "scheduler/deque.hpp"
 #include "scheduler/faults.hpp"
@@ -58,7 +59,12 @@ struct alignas(cache_line) WorkerSlot {
   ChaseLevDeque<std::uint64_t> tasks;  // batch: indices into Job::tasks_
   RangeSlot range;                     // parallel_for
   std::atomic<double> rate{0};         // items/s (moving average); owner writes, everyone reads
-  std::atomic<bool> live{false};       // takes part and not retired
+  // Its fitted cost per chunk (ChunkCostFit::cost; marginal_rate 0 = none yet); owner writes.
+  std::atomic<double> fixed_seconds{0};
+  std::atomic<double> marginal_rate{0};
+  // Shared pool: when its chunk in flight should end by that cost (Clock ticks; 0 = unknown).
+  std::atomic<Clock::rep> busy_until{0};
+  std::atomic<bool> live{false};  // takes part and not retired
   bool participates = false;
   std::size_t gpu_item_limit = 0;  // 0 = none (Codelet::gpu_bytes_per_item)
   // Owner only: completions not yet subtracted from Job::unfinished_ (published when the worker
@@ -66,6 +72,9 @@ struct alignas(cache_line) WorkerSlot {
   // worker last started being busy (one clock read per chunk).
   std::size_t unreported = 0;
   Clock::time_point mark;
+  ChunkCostFit fit;                // owner only: its chunks, this run's and earlier runs' of the codelet
+  std::size_t previous_chunk = 0;  // owner only
+  bool declined = false;           // owner only: the shared pool's policy gave it nothing last time
   WorkerStats stats;
   std::vector<CodeletTallies> tallies;  // owner only: one entry per codelet the worker ran
 };
@@ -76,10 +85,15 @@ struct alignas(cache_line) WorkerSlot {
 struct alignas(cache_line) SharedEstimate {
   std::atomic<double> total_rate{0};  // live participants, the unmeasured counted at their kind's mean
   std::atomic<int> unmeasured{0};
+  std::atomic<int> unfitted{0};           // live GPUs without a fitted cost per chunk, and unmeasured workers
   std::atomic<std::size_t> unclaimed{0};  // items still in ranges or re-queued
+  std::atomic<double> finish_seconds{0};  // shared pool: team_finish_seconds of the live participants
   std::atomic<Clock::rep> at{0};
 };
 inline constexpr Clock::duration estimate_period = std::chrono::microseconds(100);
+// How often a worker that the shared pool's policy gave nothing looks again: the team's estimate
+// changes without anyone waking it.
+inline constexpr Clock::duration decline_poll = std::chrono::microseconds(50);
 
 class Job {
  public:
@@ -100,9 +114,11 @@ class Job {
   const Codelet* single_codelet() const noexcept;
   // Distributes the work over the workers' queues (nobody runs yet); `remembered` are items/s per
   // worker from earlier runs of the same codelet (may be empty), `remembered_variants` the same
-  // per variant of single_codelet() ([variant][worker], may be empty).
+  // per variant of single_codelet() ([variant][worker], may be empty), `fits` the workers' cost
+  // fits so far (may be empty).
   void prepare(std::span<const double> remembered,
-               const std::vector<std::vector<double>>& remembered_variants, std::uint64_t generation);
+               const std::vector<std::vector<double>>& remembered_variants,
+               std::span<const ChunkCostFit> fits, std::uint64_t generation);
   std::uint64_t generation() const noexcept { return generation_; }
 
   // The loop of worker `me` for this run; returns when the run is over for it.
@@ -121,6 +137,7 @@ class Job {
   // After the last leave() (or for a run that never started): the run's report; rates measured.
   RunReport build_report(const CounterStatus& counters) const;
   std::vector<double> measured_rates() const;
+  std::vector<ChunkCostFit> measured_fits() const;  // per worker, the remembered ones carried on
   // Items/s per variant of single_codelet() and worker, 0 where not measured ([variant][worker]).
   std::vector<std::vector<double>> measured_variant_rates() const;
   std::exception_ptr error() const;
@@ -148,6 +165,9 @@ class Job {
   bool step_range(const WorkerInfo& me, std::span<const int> victims, const WorkerContext& ctx);
   std::size_t chunk_size(const WorkerInfo& me, std::size_t own_remaining);
   void refresh_estimate(Clock::time_point now) noexcept;
+  // Shared pool: team_finish_seconds of the live participants, each from when its chunk in flight
+  // ends; sets `unfitted`.
+  double team_finish_seconds_now(double unclaimed, int& unfitted) const noexcept;
   bool steal_task(const WorkerInfo& me, std::span<const int> victims, std::uint64_t& task);
   bool take_overflow_task(const WorkerInfo& me, std::uint64_t& task);
   ItemRange take_overflow_range(const WorkerInfo& me);
@@ -162,6 +182,9 @@ class Job {
                std::uint64_t batch_index);
   void record(WorkerSlot& slot, const Chunk& chunk, Clock::time_point begin, Clock::time_point end) noexcept;
   void finished(WorkerSlot& slot, std::size_t units) noexcept { slot.unreported += units; }
+  void publish_cost(WorkerSlot& slot) noexcept;  // its fit's cost, for the others to read
+  // The cost per chunk the shared pool counts a worker at: 0 = its rate is unknown.
+  static ChunkCost cost_of(DeviceKind kind, const WorkerSlot& slot) noexcept;
   void report_finished(WorkerSlot& slot) noexcept;
   void handle_failure(const WorkerInfo& me, const Chunk& chunk, std::uint64_t batch_index,
                       std::exception_ptr e);

@@ -48,11 +48,22 @@ std::size_t ThroughputModelPolicy::pooled_chunk(const ChunkRequest& r) const noe
   if (r.rate <= 0 || r.total_rate <= 0)
     return std::min(
         per_participant(r.range_size, gpu ? gpu_probe_divisor : cpu_probe_divisor, r.participants), floor);
-  const double unclaimed = static_cast<double>(r.unclaimed);
-  const double share = unclaimed * (r.rate / r.total_rate) / std::max(spread, 1.0);
-  const double least = std::min(std::max(r.rate * min_chunk_seconds, static_cast<double>(floor)),
-                                r.rate * unclaimed / r.total_rate);
-  const double grown = r.rate * std::max(min_chunk_seconds, r.elapsed);
+  const bool fitted = gpu && r.marginal_rate > 0;  // a core's fit says little more than noise
+  const double rate = fitted ? r.marginal_rate : r.rate;
+  const double fixed = fitted ? r.fixed_seconds : 0.0;
+  const bool team = r.finish_seconds > 0;
+  if (team && r.finish_seconds <= fixed) return 0;
+  const double full =
+      team ? rate * (r.finish_seconds - fixed) : static_cast<double>(r.unclaimed) * r.rate / r.total_rate;
+  const double share = full / std::max(spread, 1.0);
+  const double least = std::min(
+      std::max({rate * min_chunk_seconds, rate * fixed * fixed_cost_factor, static_cast<double>(floor)}),
+      full);
+  // While a GPU's cost is unknown, nobody commits to more than min_chunk_seconds: what looks like
+  // a slow GPU may be one paying its fixed cost on small chunks.
+  const double horizon = r.unfitted > 0 ? 0.0 : fitted && team ? growth * r.elapsed : r.elapsed;
+  double grown = rate * std::max(min_chunk_seconds, horizon);
+  if (!fitted && gpu) grown = std::max(grown, 2.0 * static_cast<double>(r.previous_chunk));
   return to_items(std::min(std::max(share, least), grown));
 }
 

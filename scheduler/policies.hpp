@@ -23,6 +23,15 @@ struct ChunkRequest {
   double total_rate = 0;          // estimated items/s of all live participants; 0 = unknown
   int unmeasured = 0;             // live participants without a measured rate yet
   double elapsed = 0;             // seconds since the run started
+  // This worker's cost per chunk fitted to its chunks so far (scheduler/chunk_model.hpp):
+  // marginal_rate 0 = not fitted yet (too few chunks, or all of one size).
+  double fixed_seconds = 0;
+  double marginal_rate = 0;
+  std::size_t previous_chunk = 0;  // this worker's last chunk in this run; 0 = none yet
+  // When the live participants would finish the unclaimed items if each took one more chunk sized
+  // by its fitted cost (team_finish_seconds); 0 = unknown.
+  double finish_seconds = 0;
+  int unfitted = 0;  // live GPU participants without a fitted cost yet, and unmeasured ones
 };
 
 struct StealRequest {
@@ -44,8 +53,9 @@ template <class P>
 concept SchedulingPolicy = std::copy_constructible<P> &&
     requires(const P& p, const ChunkRequest& chunk, const StealRequest& steal, const WeightRequest& weight) {
   { P::name } -> std::convertible_to<std::string_view>;
-  { P::uses_rates } -> std::convertible_to<bool>;               // false: the scheduler skips total_rate
-  { p.chunk(chunk) } -> std::convertible_to<std::size_t>;       // clamped to [1, own_remaining]
+  { P::uses_rates } -> std::convertible_to<bool>;  // false: the scheduler skips total_rate
+  // clamped to [1, own_remaining]; from a shared pool 0 is kept: nothing for this worker now
+  { p.chunk(chunk) } -> std::convertible_to<std::size_t>;
   { p.steal(steal) } -> std::convertible_to<std::size_t>;       // clamped to [1, victim_remaining]
   { p.initial_weight(weight) } -> std::convertible_to<double>;  // share of the initial split
 };
@@ -80,12 +90,22 @@ struct WorkStealingPolicy {
 // runs whose devices differ by orders of magnitude and whose rates are not remembered (a GPU
 // thousands of times a core on one workload, slower than a core on the next). Chunks are then
 //   probe: min(range / (divisor * participants), min chunk of its kind), while its rate is unknown;
-//   then: min(max(share, least), rate * max(min_chunk_seconds, elapsed)), where
-//     least = min(max(rate * min_chunk_seconds, min chunk), rate * unclaimed / total_rate):
-// the efficiency floors never make a chunk outlast what the whole team needs for the rest, and no
-// chunk outlasts the run so far (a rate measured on a device's first, small chunks understates it
-// by its fixed cost per chunk, which overstates the others' shares: chunks grow only as the run
-// shows more).
+//   then, from the worker's cost per chunk t = fixed + n / rate (fitted to its chunks, see
+//   chunk_model.hpp) and the time T at which the team would finish what is left:
+//     full = rate * (T - fixed): its part if everyone took one last chunk now; none when its fixed
+//            cost alone outlasts T (the others finish first: a GPU's launch and tail against a few
+//            items left, or cores against a GPU far faster);
+//     chunk = min(max(full / spread, least), rate * max(min_chunk_seconds, growth * elapsed)),
+//     (with T unknown, full = unclaimed * its share of the team's items/s)
+//     least = min(max(rate * min_chunk_seconds, rate * fixed * fixed_cost_factor, min chunk), full):
+// the efficiency floors never make a chunk outlast what the whole team needs for the rest, a chunk
+// lasts a multiple of its fixed cost where the rest allows, and no chunk outlasts `growth` times the
+// run so far (1 time for a worker not fitted yet). Cores count at fixed = 0 and their items/s so far:
+// a core pays next to nothing per chunk, and a fit to its chunks of similar sizes says little more
+// than their noise. So does a GPU until its fit exists; its chunks at least double until it does, and until
+// every GPU's fit exists nobody takes more than min_chunk_seconds: a rate measured on a GPU's first,
+// small chunks understates it by its fixed cost per chunk, which overstates everyone else's part.
+// Fits are remembered between runs of a codelet, like rates.
 struct ThroughputModelPolicy {
   static constexpr std::string_view name = "throughput-model";
   static constexpr bool uses_rates = true;
@@ -101,6 +121,10 @@ struct ThroughputModelPolicy {
   // range with the slow workers, and the GPUs spend the run stealing it back.
   double gpu_weight = 1;
   bool shared_pool = false;
+  // shared_pool only: a chunk lasts at least this many times the worker's fixed cost per chunk
+  // (when the rest allows), and at most `growth` times the run so far once its cost is fitted.
+  double fixed_cost_factor = 32;
+  double growth = 8;
 
   std::size_t chunk(const ChunkRequest& r) const noexcept;
   std::size_t steal(const StealRequest& r) const noexcept;

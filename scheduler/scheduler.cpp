@@ -234,9 +234,11 @@ void Scheduler::start_next_locked() {
     queue_.pop_front();
     std::vector<double> remembered;
     std::vector<std::vector<double>> remembered_variants;
+    std::vector<ChunkCostFit> fits;
     if (!job->rate_key().empty()) {
       std::lock_guard lock(statistics_mutex_);
       if (const auto it = rates_.find(job->rate_key()); it != rates_.end()) remembered = it->second;
+      if (const auto it = fits_.find(job->rate_key()); it != fits_.end()) fits = it->second;
       if (const Codelet* c = job->single_codelet())
         for (const Variant& v : c->variants) {
           const auto it = rates_.find(variant_key(*c, v));
@@ -245,7 +247,7 @@ void Scheduler::start_next_locked() {
     }
     const std::uint64_t generation = generation_.load(std::memory_order_relaxed) + 1;
     try {
-      job->prepare(remembered, remembered_variants, generation);
+      job->prepare(remembered, remembered_variants, fits, generation);
     } catch (...) {
       job->fail_before_start(std::current_exception());
       continue;
@@ -268,6 +270,7 @@ void Scheduler::finish(std::shared_ptr<detail::Job> job) {
       remembered.resize(measured.size(), 0.0);
       for (std::size_t i = 0; i < measured.size(); ++i)
         if (measured[i] > 0) remembered[i] = measured[i];
+      fits_[job->rate_key()] = job->measured_fits();
       if (const Codelet* c = job->single_codelet()) {
         const std::vector<std::vector<double>> variants = job->measured_variant_rates();
         for (std::size_t v = 0; v < variants.size(); ++v) {

@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "scheduler/chunk_model.hpp"
 #include "scheduler/counters.hpp"
 #include "scheduler/policies.hpp"
 #include "scheduler/run_options.hpp"
@@ -134,9 +135,10 @@ class Scheduler {
   bool stopping_ = false;
   std::atomic<std::uint64_t> generation_{0};
 
-  mutable std::mutex statistics_mutex_;  // guards statistics_, rates_
+  mutable std::mutex statistics_mutex_;  // guards statistics_, rates_, fits_
   Statistics statistics_;
-  std::map<std::string, std::vector<double>> rates_;  // items/s per worker, by codelet name
+  std::map<std::string, std::vector<double>> rates_;       // items/s per worker, by codelet name
+  std::map<std::string, std::vector<ChunkCostFit>> fits_;  // cost per chunk per worker, by codelet name
 
   std::vector<std::jthread> threads_;  // last: they start once everything above exists
 };

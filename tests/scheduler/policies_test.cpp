@@ -146,6 +146,44 @@ TEST(ThroughputModelPolicy, SharedPoolChunksGrowWithTheRun) {
   EXPECT_EQ(p.chunk(gpu), 28'708'133u);  // 6e7 * (1e9 / 1.045e9) / 2
 }
 
+TEST(ThroughputModelPolicy, SharedPoolChunksDoubleUntilTheCostIsFitted) {
+  const ThroughputModelPolicy p = shared_pool_policy();
+  // A GPU whose first chunk (2^18) took 5 ms: 5.2e7/s so far, which would give it 2 ms of that;
+  // it takes twice its last chunk instead, so that two sizes show its cost per item.
+  ChunkRequest gpu = request(DeviceKind::gpu, 1 << 28, 5.2e7, 5.5e7, 250'000'000);
+  gpu.previous_chunk = 1 << 18;
+  gpu.elapsed = 5e-3;
+  EXPECT_EQ(p.chunk(gpu), std::size_t{1} << 19);
+}
+
+TEST(ThroughputModelPolicy, SharedPoolFittedChunksFollowTheTeamsFinish) {
+  const ThroughputModelPolicy p = shared_pool_policy();
+  // Fitted: 0.25 ms a chunk and 1e10/s beyond; the team would finish what is left at T = 25 ms.
+  ChunkRequest gpu = request(DeviceKind::gpu, 1 << 28, 2e9, 2.5e9, 250'000'000);
+  gpu.fixed_seconds = 0.25e-3;
+  gpu.marginal_rate = 1e10;
+  gpu.finish_seconds = 25e-3;
+  gpu.elapsed = 40e-3;
+  // Its part of the finish is 1e10 * 24.75 ms items; half of it (spread 2).
+  EXPECT_EQ(p.chunk(gpu), 123'750'000u);
+  // Near the end its part, 1e10 * 5.75 ms, is less than 32 fixed costs' worth (8e7): all of it.
+  gpu.finish_seconds = 6e-3;
+  EXPECT_EQ(p.chunk(gpu), 57'500'000u);
+  // The others finish before its fixed cost is paid: nothing.
+  gpu.finish_seconds = 0.2e-3;
+  EXPECT_EQ(p.chunk(gpu), 0u);
+  // Its part is under one item (the last item, rounded): still one, or nobody would take it.
+  gpu.finish_seconds = 0.25e-3 + 0.5e-10;
+  EXPECT_EQ(p.chunk(gpu), 1u);
+  // Early in the run a chunk lasts at most `growth` (8) times the run so far ...
+  gpu.finish_seconds = 25e-3;
+  gpu.elapsed = 1e-3;
+  EXPECT_EQ(p.chunk(gpu), 80'000'000u);
+  // ... and while a GPU's cost is not fitted yet, min_chunk_seconds (2 ms).
+  gpu.unfitted = 1;
+  EXPECT_EQ(p.chunk(gpu), 20'000'000u);
+}
+
 TEST(ThroughputModelPolicy, SharedPoolLoneWorkerTakesEverything) {
   const ThroughputModelPolicy p = shared_pool_policy();
   ChunkRequest r = request(DeviceKind::cpu, 1 << 20);

@@ -232,7 +232,8 @@ TEST(Heterogeneous, ASharedPoolGivesAGpuWithALargeCostPerChunkFewLargeChunks) {
   const RunReport r = run_from_shared_pool(200'000, 1us, 100ns, 4096, 5ms, &log);
   EXPECT_LE(log.count[1], 5u) << report(r, true);
   EXPECT_GT(r.statistics.devices()[1].share, 0.7) << report(r, true);
-  EXPECT_LT(r.statistics.wall_seconds, 0.055) << report(r, true);  // loose: noise on a shared machine
+  // Loose (sanitizer builds, shared machines): the chunk count above is what tells the rules apart.
+  EXPECT_LT(r.statistics.wall_seconds, 0.1) << report(r, true);
 }
 
 TEST(Heterogeneous, CpuOnlyDeviceSelectionIgnoresGpus) {

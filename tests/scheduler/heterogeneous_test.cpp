@@ -230,7 +230,8 @@ TEST(Heterogeneous, ASharedPoolGivesAGpuWithALargeCostPerChunkFewLargeChunks) {
   // and one chunk for nearly all the rest: 36 ms.
   ChunkLog log;
   const RunReport r = run_from_shared_pool(200'000, 1us, 100ns, 4096, 5ms, &log);
-  EXPECT_LE(log.count[1], 5u) << report(r, true);
+  // Three on an idle machine; a loaded one blurs the probes' times, and the fit may need a few more.
+  EXPECT_LE(log.count[1], 8u) << report(r, true);
   EXPECT_GT(r.statistics.devices()[1].share, 0.7) << report(r, true);
   // Loose (sanitizer builds, shared machines): the chunk count above is what tells the rules apart.
   EXPECT_LT(r.statistics.wall_seconds, 0.1) << report(r, true);

@@ -23,6 +23,7 @@
 #include "core/stopwatch.hpp"
 #include "datagen/stream_csv.hpp"
 #include "datagen/stream_generator.hpp"
+#include "templates/window/count_window_policy.hpp"
 
 namespace sextant::cli {
 
@@ -33,8 +34,21 @@ using window::ValueType;
 using window::WindowSpec;
 using window::WindowType;
 
-constexpr long long default_batch = 1 << 17;             // 4 MiB of 32-byte tuples, the paper's default
 constexpr long long default_results_budget = 1LL << 30;  // bytes of results kept in memory in key order
+
+// --batch auto (the default) or a number of tuples per push.
+std::size_t push_batch(const Arguments& args, DeviceId device) {
+  const std::string value = args.get_or("batch", "auto");
+  if (value == "auto")
+    return device.kind == DeviceKind::gpu ? window::policy::stream_gpu_push_tuples
+                                          : window::policy::stream_cpu_push_tuples;
+  long long n = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (ec != std::errc{} || end != value.data() + value.size() || n < 1 || n > (1LL << 32))
+    throw Error::argument("--batch", value, "auto or an integer in 1 .. 4294967296 (tuples per push)",
+                          "not a batch size");
+  return static_cast<std::size_t>(n);
+}
 
 StreamWindowOptions window_options(const Arguments& args) {
   const WindowType type = window::parse_window_type("--type", args.require("type"));
@@ -240,7 +254,9 @@ std::vector<Arguments::Option> window_stream_options() {
       {"window-stage", "auto|bpat|scan|dense",
        "stream mode: the CPU window stage (default auto: dense rows over every key for many keys that "
        "fill most panes, else per key the scan for fine slides and the B-PAT for coarse ones)"},
-      {"batch", "B", "stream mode: tuples per pushed batch (default 131072 = 4 MiB of 32-byte tuples)"},
+      {"batch", "auto|B",
+       "stream mode: tuples per pushed batch (default auto: 131072 = 4 MiB of 32-byte tuples on the CPU, "
+       "4194304 on a GPU)"},
       {"order", "key|fire",
        "stream mode: rows sorted by (spec,) key, start (default), or written as the windows fire"},
       {"results-budget", "BYTES",
@@ -272,7 +288,7 @@ int window_stream(const Arguments& args) {
       "--device", args.get_or("device", "cpu"), [] { return api::cpu_machine().numa_nodes.size(); },
       "stream windows");
   device.threads = static_cast<int>(args.get_int("threads", 0, 1, 4096));
-  const auto batch = static_cast<std::size_t>(args.get_int("batch", default_batch, 1, 1LL << 32));
+  const std::size_t batch = push_batch(args, device.device);
   const ResultOrder order = parse_result_order("--order", args.get_or("order", "key"));
   const auto budget =
       static_cast<std::size_t>(args.get_int("results-budget", default_results_budget, 1024, 1LL << 50));

@@ -175,11 +175,11 @@ void DeviceExec::drain() {
 
 // Columns already in page-locked (or device) memory are copied directly; the others through the
 // slot's staging, whose previous copy has completed (upload waits on it first).
-const void* DeviceExec::put(Slot& s, const void* column, std::size_t element, std::size_t first,
+const void* DeviceExec::put(Slot& s, const void* column, bool direct, std::size_t element, std::size_t first,
                             std::size_t n, void* device, std::size_t& staged) {
   const auto* src = static_cast<const unsigned char*>(column) + first * element;
   const std::size_t bytes = n * element;
-  if (is_device_accessible(column)) {
+  if (direct) {
     SEXTANT_CUDA_CHECK(cudaMemcpyAsync(device, src, bytes, cudaMemcpyDefault, copy_));
   } else {
     std::memcpy(s.staging + staged, src, bytes);
@@ -194,14 +194,12 @@ ChunkColumns DeviceExec::upload(const HostColumns& b, std::size_t first, std::si
   // The chunk that used this slot before is done (device buffers) and its copy too (staging).
   SEXTANT_CUDA_CHECK(cudaStreamWaitEvent(copy_, consumed_[slot], 0));
   SEXTANT_CUDA_CHECK(cudaEventSynchronize(copied_[slot]));
-  std::size_t pageable = 0;
-  const auto count = [&](const void* column, std::size_t element) {
-    if (column != nullptr && !is_device_accessible(column)) pageable += n * element;
-  };
-  count(b.keys, sizeof(u32));
-  count(b.ts, sizeof(i64));
-  count(b.values, b.value_bytes);
-  count(b.wms, sizeof(i64));
+  // Each column's memory is asked about once per upload (a driver call each).
+  const bool direct[4] = {
+      b.keys == nullptr || is_device_accessible(b.keys), b.ts == nullptr || is_device_accessible(b.ts),
+      b.values == nullptr || is_device_accessible(b.values), b.wms == nullptr || is_device_accessible(b.wms)};
+  const std::size_t pageable = (direct[0] ? 0 : n * sizeof(u32)) + (direct[1] ? 0 : n * sizeof(i64)) +
+                               (direct[2] ? 0 : n * b.value_bytes) + (direct[3] ? 0 : n * sizeof(i64));
   if (pageable > s.staging_bytes) {
     if (s.staging != nullptr) SEXTANT_CUDA_CHECK(cudaFreeHost(s.staging));
     s.staging = nullptr;
@@ -214,19 +212,20 @@ ChunkColumns DeviceExec::upload(const HostColumns& b, std::size_t first, std::si
   std::size_t staged = 0;
   if (b.keys != nullptr) {
     s.keys.reserve(*this, n);
-    c.keys = static_cast<const u32*>(put(s, b.keys, sizeof(u32), first, n, s.keys.data(), staged));
+    c.keys = static_cast<const u32*>(put(s, b.keys, direct[0], sizeof(u32), first, n, s.keys.data(), staged));
   }
   if (b.ts != nullptr) {
     s.ts.reserve(*this, n);
-    c.ts = static_cast<const i64*>(put(s, b.ts, sizeof(i64), first, n, s.ts.data(), staged));
+    c.ts = static_cast<const i64*>(put(s, b.ts, direct[1], sizeof(i64), first, n, s.ts.data(), staged));
   }
   if (b.values != nullptr) {
     s.values.reserve(*this, n * b.value_bytes);
-    c.values = const_cast<void*>(put(s, b.values, b.value_bytes, first, n, s.values.data(), staged));
+    c.values =
+        const_cast<void*>(put(s, b.values, direct[2], b.value_bytes, first, n, s.values.data(), staged));
   }
   if (b.wms != nullptr) {
     s.wms.reserve(*this, n);
-    c.wms = static_cast<const i64*>(put(s, b.wms, sizeof(i64), first, n, s.wms.data(), staged));
+    c.wms = static_cast<const i64*>(put(s, b.wms, direct[3], sizeof(i64), first, n, s.wms.data(), staged));
   }
   SEXTANT_CUDA_CHECK(cudaEventRecord(copied_[slot], copy_));
   return c;

@@ -11,6 +11,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstring>
 #include <cub/device/device_reduce.cuh>
@@ -29,6 +30,41 @@ template <class F>
 __global__ void __launch_bounds__(block_threads) for_each_kernel(u64 n, F f) {
   const u64 stride = u64{gridDim.x} * blockDim.x;
   for (u64 i = u64{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += stride) f(i);
+}
+
+// Levels from+1 .. from+tree_tile_levels of a flat B-PAT, each block building the subtrees of
+// block_threads nodes of level from+1 in shared memory. A node with one child copies it, as
+// BuildLevel does (no combine with the identity).
+inline constexpr int tree_tile_levels = std::countr_zero(block_threads) + 1;
+
+template <StreamAggregate A>
+__global__ void __launch_bounds__(block_threads) build_levels_kernel(TreeView<A> t, int from) {
+  using P = Partial<A>;
+  __shared__ alignas(P) unsigned char raw[sizeof(P) * block_threads];
+  P* s = reinterpret_cast<P*>(raw);
+  const int top = min(t.levels - 1, from + tree_tile_levels);
+  const u64 x = u64{blockIdx.x} * block_threads + threadIdx.x;
+  if (x < t.size[from + 1]) {
+    const P* below = t.nodes + t.offset[from];
+    const P v = 2 * x + 1 < t.size[from] ? P::combine(below[2 * x], below[2 * x + 1]) : below[2 * x];
+    t.nodes[t.offset[from + 1] + x] = v;
+    s[threadIdx.x] = v;
+  }
+  for (int l = from + 2; l <= top; ++l) {
+    __syncthreads();
+    const unsigned width = block_threads >> (l - from - 1);  // this block's nodes of level l
+    const u64 gx = u64{blockIdx.x} * width + threadIdx.x;
+    const bool has = threadIdx.x < width && gx < t.size[l];
+    P v;
+    if (has)
+      v = 2 * gx + 1 < t.size[l - 1] ? P::combine(s[2 * threadIdx.x], s[2 * threadIdx.x + 1])
+                                     : s[2 * threadIdx.x];
+    __syncthreads();
+    if (has) {
+      s[threadIdx.x] = v;
+      t.nodes[t.offset[l] + gx] = v;
+    }
+  }
 }
 
 class DeviceExec {
@@ -108,14 +144,25 @@ class DeviceExec {
   // synchronisation itself.
   template <class T>
   void read(T* host, const T* src, std::size_t n) {
-    const std::size_t bytes = n * sizeof(T);
-    const bool small = bytes <= mailbox_bytes;
-    if (n > 0)
-      SEXTANT_CUDA_CHECK(cudaMemcpyAsync(small ? static_cast<void*>(mailbox_) : host, src, bytes,
-                                         cudaMemcpyDeviceToHost, compute_));
-    sync();
-    if (n > 0 && small) std::memcpy(host, mailbox_, bytes);
+    read<T, unsigned char>(host, src, n, nullptr, nullptr, 0);
   }
+  // Two reads completed by one synchronisation (the small ones queued first: a copy to pageable
+  // memory returns only once it is done).
+  template <class T, class U>
+  void read(T* a, const T* src_a, std::size_t na, U* b, const U* src_b, std::size_t nb) {
+    const std::size_t bytes_a = na * sizeof(T), bytes_b = nb * sizeof(U);
+    const bool box_a = bytes_a <= mailbox_bytes / 2, box_b = bytes_b <= mailbox_bytes / 2;
+    if (box_a && na > 0) fetch(mailbox_, src_a, bytes_a);
+    if (box_b && nb > 0) fetch(mailbox_ + mailbox_bytes / 2, src_b, bytes_b);
+    if (!box_a) fetch(a, src_a, bytes_a);
+    if (!box_b) fetch(b, src_b, bytes_b);
+    sync();
+    if (box_a && na > 0) std::memcpy(static_cast<void*>(a), mailbox_, bytes_a);
+    if (box_b && nb > 0) std::memcpy(static_cast<void*>(b), mailbox_ + mailbox_bytes / 2, bytes_b);
+  }
+  // The levels above the leaves of a flat B-PAT (TreeView): up to tree_tile_levels per launch.
+  template <StreamAggregate A>
+  void build_tree(const TreeView<A>& tree);
   void sync();
   void drain();  // both streams
 
@@ -176,8 +223,12 @@ class DeviceExec {
     unsigned char* staging = nullptr;
     std::size_t staging_bytes = 0;
   };
-  const void* put(Slot& s, const void* column, std::size_t element, std::size_t first, std::size_t n,
-                  void* device, std::size_t& staged);
+  const void* put(Slot& s, const void* column, bool direct, std::size_t element, std::size_t first,
+                  std::size_t n, void* device, std::size_t& staged);
+
+  void fetch(void* host, const void* src, std::size_t bytes) {
+    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(host, src, bytes, cudaMemcpyDeviceToHost, compute_));
+  }
 
   static constexpr std::size_t mailbox_bytes = 4096;
   int device_ = 0;
@@ -190,5 +241,14 @@ class DeviceExec {
   Slot slots_[2];
   Buffer<unsigned char> temp_;  // CUB scratch
 };
+
+template <StreamAggregate A>
+void DeviceExec::build_tree(const TreeView<A>& tree) {
+  for (int from = 0; from + 1 < tree.levels; from += tree_tile_levels) {
+    const u64 blocks = (tree.size[from + 1] + block_threads - 1) / block_threads;
+    build_levels_kernel<A><<<static_cast<unsigned>(blocks), block_threads, 0, compute_>>>(tree, from);
+    SEXTANT_CUDA_CHECK_LAUNCH();
+  }
+}
 
 }  // namespace sextant::window::detail::stream_gpu

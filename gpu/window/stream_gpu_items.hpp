@@ -322,7 +322,9 @@ inline constexpr bool reads_values = !std::is_same_v<A, CountAggregate<typename 
 // ---- pending panes (time windows): sorted, unique packed keys ----------------------------------
 
 // Rank merge of two sorted arrays, unique within each: element i of `a` goes to i + (elements of
-// b below it); equal keys end up adjacent, a's first.
+// b below it); equal keys end up adjacent, a's first. b's length stays on the device (the
+// reduce-by-key that made b wrote it): the merge is launched over na + an upper bound of it, so
+// that the host need not wait for the count.
 template <StreamAggregate A>
 struct MergeRanked {
   const u64* a_keys;
@@ -330,17 +332,16 @@ struct MergeRanked {
   u64 na;
   const u64* b_keys;
   const Partial<A>* b_parts;
-  u64 nb;
+  const u64* nb;
   u64* out_keys;
   Partial<A>* out_parts;
 
   SEXTANT_HD void operator()(u64 t) const {
     if (t < na) {
-      const u64 pos = t + lower_bound_u64(b_keys, nb, a_keys[t]);
+      const u64 pos = t + lower_bound_u64(b_keys, *nb, a_keys[t]);
       out_keys[pos] = a_keys[t];
       out_parts[pos] = a_parts[t];
-    } else {
-      const u64 j = t - na;
+    } else if (const u64 j = t - na; j < *nb) {
       const u64 pos = j + upper_bound_u64(a_keys, na, b_keys[j]);
       out_keys[pos] = b_keys[j];
       out_parts[pos] = b_parts[j];
@@ -348,11 +349,15 @@ struct MergeRanked {
   }
 };
 
-// 1 where a merged key starts a run of equal keys.
+// 1 where a merged key starts a run of equal keys; 0 beyond the na + *nb merged keys.
 struct RunHeads {
   const u64* keys;
+  u64 na;
+  const u64* nb;
   u32* heads;
-  SEXTANT_HD void operator()(u64 t) const { heads[t] = t == 0 || keys[t] != keys[t - 1] ? 1u : 0u; }
+  SEXTANT_HD void operator()(u64 t) const {
+    heads[t] = t < na + *nb && (t == 0 || keys[t] != keys[t - 1]) ? 1u : 0u;
+  }
 };
 
 // Writes each run of (at most two) equal keys once, combined; `rank` is the inclusive sum of heads.
@@ -362,13 +367,14 @@ struct CombineRuns {
   const Partial<A>* parts;
   const u32* heads;
   const u32* rank;
-  u64 n;
+  u64 na;
+  const u64* nb;
   u64* out_keys;
   Partial<A>* out_parts;
   SEXTANT_HD void operator()(u64 t) const {
     if (heads[t] == 0) return;
     Partial<A> p = parts[t];
-    if (t + 1 < n && keys[t + 1] == keys[t]) p = Partial<A>::combine(p, parts[t + 1]);
+    if (t + 1 < na + *nb && keys[t + 1] == keys[t]) p = Partial<A>::combine(p, parts[t + 1]);
     out_keys[rank[t] - 1] = keys[t];
     out_parts[rank[t] - 1] = p;
   }
@@ -405,12 +411,24 @@ struct CountBelowPending {
   SEXTANT_HD void operator()(u64) const { *out = lower_bound_u64(keys, *n, limit); }
 };
 
-// The last inclusive-scan value, where the host can read it later with other scalars.
+// The last inclusive-scan value of a merge over na + *nb keys (none: 0), where the host can read
+// it later with other scalars.
 struct StoreLast {
   const u32* scan;
-  u64 n;
+  u64 na;
+  const u64* nb;
   u64* out;
-  SEXTANT_HD void operator()(u64) const { *out = scan[n - 1]; }
+  SEXTANT_HD void operator()(u64) const {
+    const u64 m = na + *nb;
+    *out = m == 0 ? 0 : scan[m - 1];
+  }
+};
+
+// *out = *in: a count the device made, kept where the host reads it later.
+struct CopyCount {
+  const u64* in;
+  u64* out;
+  SEXTANT_HD void operator()(u64) const { *out = *in; }
 };
 
 // Released entries [0, released) unpacked for the window stage; the rest rebased by `delta`.
@@ -549,7 +567,8 @@ struct GatherEntries {
   }
 };
 
-// Merge of two sorted, disjoint entry lists (carry and new) into the leaves.
+// Merge of two sorted, disjoint entry lists (carry and new) into the leaves; `appended` when
+// every entry of a precedes every entry of b (one key, or one list empty): no search.
 template <StreamAggregate A>
 struct MergeEntries {
   const u32* a_slot;
@@ -563,8 +582,13 @@ struct MergeEntries {
   u32* out_slot;
   i64* out_pane;
   Partial<A>* out_parts;
+  bool appended;
   SEXTANT_HD void operator()(u64 t) const {
-    if (t < na) {
+    if (appended) {
+      out_slot[t] = t < na ? a_slot[t] : b_slot[t - na];
+      out_pane[t] = t < na ? a_pane[t] : b_pane[t - na];
+      out_parts[t] = t < na ? a_parts[t] : b_parts[t - na];
+    } else if (t < na) {
       const u32 s = a_slot[t];
       const i64 p = a_pane[t];
       const u64 pos =

@@ -327,19 +327,26 @@ class PaneCore {
     run_keys_.reserve(exec_, accepted);
     run_parts_.reserve(exec_, accepted);
     reduce_runs(keys[sel], values[sel], c, accepted);
-    merge_pending(read_one(&scalars_.data()->runs));
+    // The runs are distinct packed keys <= max_key: with many tuples per pane far fewer than the
+    // tuples, and the merge is launched over this bound.
+    merge_pending(std::min<std::size_t>(accepted, max_key + 1));
   }
 
-  void merge_pending(std::size_t nb) {
+  // Merges the reduce-by-key's runs (their count, at most `bound`, stays on the device) into the
+  // pending panes. The merged count stays there too until the host needs it: release reads it
+  // with the released count, one synchronisation for both.
+  void merge_pending(std::size_t bound) {
     const std::size_t na = pending();
+    const u64* nb = &scalars_.data()->runs;
     if (na == 0) {
       std::swap(pending_keys_[cur_], run_keys_);
       std::swap(pending_parts_[cur_], run_parts_);
+      exec_.for_each(1, CopyCount{nb, &scalars_.data()->pending});
       head_ = 0;
-      pending_ = nb;
+      pending_known_ = false;
       return;
     }
-    const std::size_t m = na + nb;
+    const std::size_t m = na + bound;
     merged_keys_.reserve(exec_, m);
     merged_parts_.reserve(exec_, m);
     heads_.reserve(exec_, m);
@@ -350,13 +357,11 @@ class PaneCore {
     exec_.for_each(m, MergeRanked<A>{pending_keys_[cur_].data() + head_, pending_parts_[cur_].data() + head_,
                                      na, run_keys_.data(), run_parts_.data(), nb, merged_keys_.data(),
                                      merged_parts_.data()});
-    exec_.for_each(m, RunHeads{merged_keys_.data(), heads_.data()});
+    exec_.for_each(m, RunHeads{merged_keys_.data(), na, nb, heads_.data()});
     exec_.inclusive_sum(heads_.data(), rank_.data(), m);
     exec_.for_each(m, CombineRuns<A>{merged_keys_.data(), merged_parts_.data(), heads_.data(), rank_.data(),
-                                     m, pending_keys_[next].data(), pending_parts_[next].data()});
-    // The merged count stays on the device until the host needs it: release reads it with the
-    // released count (one synchronisation fewer per push).
-    exec_.for_each(1, StoreLast{rank_.data(), m, &scalars_.data()->pending});
+                                     na, nb, pending_keys_[next].data(), pending_parts_[next].data()});
+    exec_.for_each(1, StoreLast{rank_.data(), na, nb, &scalars_.data()->pending});
     pending_known_ = false;
     cur_ = next;
     head_ = 0;
@@ -421,7 +426,7 @@ class PaneCore {
       pending_ = both.pending;
       pending_known_ = true;
       released = both.count;
-    } else if (pending() > 0) {
+    } else if ((final || delta > 0) && pending() > 0) {  // else nothing closes: no need to know
       if (final || delta >= room) {
         released = pending_;
       } else if (delta > 0) {
@@ -444,7 +449,9 @@ class PaneCore {
     head_ += released;
     pending_ -= released;
     if (delta > 0) base_ = frontier;
-    exec_.sync();  // the window stage runs on its own stream
+    // The window stage runs on its own stream: it may read the released panes once they are
+    // there. When nothing closed, it reads nothing, and this push's work may still be running.
+    if (final || delta > 0) exec_.sync();
     closed = ClosedPanes{};
     closed.slot = rel_slot_.data();
     closed.pane = rel_pane_.data();

@@ -16,11 +16,16 @@
 // by 10^12 materialises nothing; closing panes is taking a prefix).
 // Window stage, per release: a flat, pointer-less B-PAT over the round's closed panes plus the
 // tail still needed (sorted by (slot, pane); levels stored contiguously, only levels up to
-// log2(panes per window)), built level by level, then one thread per window that fires now,
-// each computed with O(log w) combines. Every window that fires in a round is computed in
-// parallel, so StreamWindowOptions::windows_per_tree does not apply here.
+// log2(panes per window)), built nine levels per launch (each block a subtree in shared
+// memory), then one thread per window that fires now, each computed with O(log w) combines.
+// Every window that fires in a round is computed in parallel, so
+// StreamWindowOptions::windows_per_tree does not apply here.
 //
 // Every push, release and advance is synchronous: results are in host memory when they return.
+// Counts stay on the device where the host can do without them: a push waits for the device
+// once (the per-tuple pass's statistics: bad tuples, new keys), a release that closes panes once
+// (how many), a round of the window stage once per spec and once per slice of results; the
+// merge into the pending panes is launched over an upper bound of the runs.
 #pragma once
 
 #include <cstddef>

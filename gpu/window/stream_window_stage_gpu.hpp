@@ -3,8 +3,8 @@
 // Per round (one release of the pane stage): the leaves are the closed panes of the round plus
 // the carry, the earlier panes that a window not yet fired still needs, all sorted by (slot,
 // pane) so that a key's panes are contiguous; only non-empty panes exist. A flat B-PAT is built
-// over the leaves level by level (levels contiguous, none above floor(log2 w)); a window is a
-// contiguous leaf range within its key, found by binary search, and costs O(log w) combines.
+// over the leaves (levels contiguous, none above floor(log2 w)); a window is a contiguous leaf
+// range within its key, found by binary search, and costs O(log w) combines.
 // Every window that fires in the round is counted per leaf (each window belongs to its first
 // non-empty pane), the counts are scanned, and one thread computes each window. The leaves that
 // a later window still needs become the next carry.
@@ -73,16 +73,23 @@ class WindowCore {
     counts_.reserve(exec_, n);
     offsets_.reserve(exec_, n);
     keep_.reserve(exec_, n);
+    rank_.reserve(exec_, n);
+    u32 kept = 0;
     for (std::size_t i = 0; i < specs_.size(); ++i) {
       const SpecPanes& g = specs_[i];
       exec_.for_each(
           n, CountOwned{leaf_slot_.data(), leaf_pane_.data(), g, f, counts_.data(), keep_.data(), i == 0});
       exec_.inclusive_sum(counts_.data(), offsets_.data(), n);
       u64 total = 0;
-      exec_.read(&total, offsets_.data() + (n - 1), 1);
+      if (i + 1 < specs_.size()) {
+        exec_.read(&total, offsets_.data() + (n - 1), 1);
+      } else {  // the last spec: the leaves to keep are known too, one synchronisation for both counts
+        exec_.inclusive_sum(keep_.data(), rank_.data(), n);
+        exec_.read(&total, offsets_.data() + (n - 1), 1, &kept, rank_.data() + (n - 1), 1);
+      }
       emit(n, g, f, closed.slot_key, total, out);
     }
-    keep_carry(n);
+    keep_carry(n, kept);
     if (count_) {
       exec_.for_each(closed.slots, SlotFired{closed.slot_tuples, geometry_.pane, slot_fired_.data()});
       exec_.sync();  // it reads the pane stage's counts, which its next push changes
@@ -130,19 +137,11 @@ class WindowCore {
     leaf_pane_.reserve(exec_, n);
     tree_.reserve(exec_, tree_nodes(n));
     const int c = cur_;
-    if (carry_ == 0 || fresh == 0 || closed.slots <= 1) {
-      // One key: every carried pane precedes every new one.
-      exec_.copy(leaf_slot_.data(), carry_slot_[c].data(), carry_);
-      exec_.copy(leaf_pane_.data(), carry_pane_[c].data(), carry_);
-      exec_.copy(tree_.data(), carry_parts_[c].data(), carry_);
-      exec_.copy(leaf_slot_.data() + carry_, slot, fresh);
-      exec_.copy(leaf_pane_.data() + carry_, pane, fresh);
-      exec_.copy(tree_.data() + carry_, parts, fresh);
-    } else {
-      exec_.for_each(
-          n, MergeEntries<A>{carry_slot_[c].data(), carry_pane_[c].data(), carry_parts_[c].data(), carry_,
-                             slot, pane, parts, fresh, leaf_slot_.data(), leaf_pane_.data(), tree_.data()});
-    }
+    // One key: every carried pane precedes every new one.
+    const bool appended = carry_ == 0 || fresh == 0 || closed.slots <= 1;
+    exec_.for_each(
+        n, MergeEntries<A>{carry_slot_[c].data(), carry_pane_[c].data(), carry_parts_[c].data(), carry_, slot,
+                           pane, parts, fresh, leaf_slot_.data(), leaf_pane_.data(), tree_.data(), appended});
     return n;
   }
 
@@ -162,10 +161,7 @@ class WindowCore {
       tree_view_.size[l] = (n + (u64{1} << l) - 1) >> l;
       offset += tree_view_.size[l];
     }
-    for (int l = 1; l < tree_view_.levels; ++l)
-      exec_.for_each(tree_view_.size[l],
-                     BuildLevel<A>{tree_.data() + tree_view_.offset[l - 1], tree_view_.size[l - 1],
-                                   tree_.data() + tree_view_.offset[l]});
+    exec_.build_tree(tree_view_);
   }
 
   void emit(std::size_t n, const SpecPanes& g, const Frontiers& f, const u32* slot_key, u64 total,
@@ -180,9 +176,8 @@ class WindowCore {
                                        g, f, slot_key, first, results_.data(), unrepresentable_.data()});
       const std::size_t old = out.size();
       out.resize(old + m);
-      exec_.read(out.data() + old, results_.data(), m);
       u64 bad = no_index;
-      exec_.read(&bad, unrepresentable_.data(), 1);
+      exec_.read(out.data() + old, results_.data(), m, &bad, unrepresentable_.data(), 1);
       if (bad != no_index) [[unlikely]] {
         const Result& r = out[old + bad];
         throw_unrepresentable_window(A::name, overflow_message<A>(), r.spec, r.key, r.start, r.end);
@@ -190,12 +185,8 @@ class WindowCore {
     }
   }
 
-  // The leaves a later window needs become the carry.
-  void keep_carry(std::size_t n) {
-    rank_.reserve(exec_, n);
-    exec_.inclusive_sum(keep_.data(), rank_.data(), n);
-    u32 kept = 0;
-    exec_.read(&kept, rank_.data() + (n - 1), 1);
+  // The leaves a later window needs (`kept` of them, ranked in rank_) become the carry.
+  void keep_carry(std::size_t n, u32 kept) {
     const int next = 1 - cur_;
     carry_slot_[next].reserve(exec_, kept);
     carry_pane_[next].reserve(exec_, kept);

@@ -5,6 +5,7 @@
 // docs/PERFORMANCE.md).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace sextant::window::policy {
@@ -29,6 +30,12 @@ inline constexpr double stream_dense_min_fill = 0.125;
 // The dense pane stage's ring of pending rows grows up to this many bytes (at least two rows);
 // panes beyond it wait in an ordered side map.
 inline constexpr std::uint64_t stream_dense_ring_bytes = std::uint64_t{1} << 28;
+
+// Tuples per push that `sextant window --batch auto` hands a GPU (the CPU gets the paper's 4 MiB
+// of 32-byte tuples, 2^17): a GPU push pays a few round trips and tens of launches whatever its
+// size, and one of 2^22 tuples is cut into four chunks whose copies overlap the aggregation.
+inline constexpr std::size_t stream_cpu_push_tuples = std::size_t{1} << 17;
+inline constexpr std::size_t stream_gpu_push_tuples = std::size_t{1} << 22;
 
 // Threads per block of every window kernel (count windows and the stream GPU pipeline).
 inline constexpr std::uint32_t block_threads = 256;

@@ -381,6 +381,8 @@ TEST_F(StreamWindowCliTest, BadInputFailsCleanlyWithoutOutput) {
       {in + " --type session --length 4 --slide 2 --agg sum --output " + out, "--type"},
       {in + ok + " --windows-per-tree 0", "--windows-per-tree"},
       {in + ok + " --batch 0", "--batch"},
+      {in + ok + " --batch 12x", "--batch"},
+      {in + ok + " --batch automatic", "--batch"},
       {in + ok + " --algorithm coop", "--algorithm"},
       {in + ok + " --keys 3", "--keys"},
       {in + ok + " --value-type int8", "--value-type"},

@@ -58,6 +58,17 @@ class HostExec {
   void read(T* host, const T* src, std::size_t n) {
     copy(host, src, n);
   }
+  template <class T, class U>
+  void read(T* a, const T* src_a, std::size_t na, U* b, const U* src_b, std::size_t nb) {
+    copy(a, src_a, na);
+    copy(b, src_b, nb);
+  }
+  // Level by level, as the definition reads.
+  template <StreamAggregate A>
+  void build_tree(const TreeView<A>& t) {
+    for (int l = 1; l < t.levels; ++l)
+      for_each(t.size[l], BuildLevel<A>{t.nodes + t.offset[l - 1], t.size[l - 1], t.nodes + t.offset[l]});
+  }
   void sync() {}
   void drain() {}
 

@@ -129,6 +129,32 @@ TEST(GpuStreamWindow, LargeBatchesManyChunks) {
                                                             200'000, 65'536);
 }
 
+// Windows of 3000 panes with a tuple in nearly every pane: trees of 12 levels over thousands of
+// leaves per round, more than one launch of the tree build (9 levels each), ragged block edges;
+// one key (the carry appended) and three (merged), in and out of order, with ties.
+TEST(GpuStreamWindow, TreesDeeperThanOneTileMatchTheReference) {
+  SEXTANT_REQUIRE_GPUS(1);
+  for (const std::uint32_t keys : {1u, 3u}) {
+    for (const std::int64_t delay : {std::int64_t{0}, std::int64_t{400}}) {
+      SCOPED_TRACE("keys " + std::to_string(keys) + ", delay " + std::to_string(delay));
+      StreamShape shape;
+      shape.tuples = 40'000;
+      shape.keys = keys;
+      shape.delay = delay;
+      shape.wm_lag = delay;
+      shape.seed = 11 + keys + static_cast<std::uint64_t>(delay);
+      const auto tuples = make_stream<std::int64_t>(shape);
+      PinnedColumns<std::int64_t> pinned;
+      fill_columns(pinned, tuples);
+      const auto options = time_options({{3000, 7}, {1500, 500}}, 0);
+      run_against_reference<window::SumAggregate<std::int64_t>>(tuples, pinned, options, 4096, 1 << 20);
+      run_against_reference<window::MinAggregate<std::int64_t>>(tuples, pinned, options, 9000, 1 << 20);
+      run_against_reference<window::ArgMaxAggregate<std::int64_t>>(tuples, pinned, count_options({{2600, 3}}),
+                                                                   5000, 1 << 20);
+    }
+  }
+}
+
 // 100 000 scattered keys arriving over growing batches: the key table, the slot arrays and every
 // scratch buffer grow while the stream runs.
 TEST(GpuStreamWindow, HundredThousandKeysGrowingBuffers) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <thread>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "api/matcher_engine.hpp"
 #include "core/background_task.hpp"
 #include "core/error.hpp"
+#include "core/parallel_parts.hpp"
 #include "templates/matching/matching_policy.hpp"
 
 namespace sextant::matching {
@@ -25,7 +27,7 @@ namespace detail {
 class MatcherState {
  public:
   explicit MatcherState(const MatcherOptions& options)
-      : options_(options),
+      : options_(checked(options)),
         engine_(backends::make_match_engine(
             options.machine ? *options.machine : api::machine_for(options.devices), options)),
         tables_(engine_->shards()) {
@@ -90,13 +92,15 @@ class MatcherState {
     const std::size_t piece = piece_size(last - first);
     try {
       // Piece k + 1 is prepared in the background while the devices match piece k: the
-      // preparation is the caller's serial share of a batch.
-      prepared_[0].prepare(events, first, std::min(last, first + piece), tables_);
+      // preparation is the caller's share of a batch. The first piece, which every device waits
+      // for, is prepared in parts on the helper threads; so are the others when no core matches.
+      prepared_[0].prepare(events, first, std::min(last, first + piece), tables_, &prepare_threads_);
+      ParallelParts* const behind = engine_->matches_on_cores() ? nullptr : &prepare_threads_;
       for (std::size_t begin = first, k = 0; begin < last; begin += piece, ++k) {
         const std::size_t next = begin + piece;
         if (next < last)
-          preparer_.start([this, &events, next, end = std::min(last, next + piece), k] {
-            prepared_[(k + 1) % 2].prepare(events, next, end, tables_);
+          preparer_.start([this, &events, next, end = std::min(last, next + piece), k, behind] {
+            prepared_[(k + 1) % 2].prepare(events, next, end, tables_, behind);
           });
         engine_->match(tables_, prepared_[k % 2], with_filters, out);
         if (next < last) preparer_.wait();
@@ -139,6 +143,14 @@ class MatcherState {
   }
 
  private:
+  static const MatcherOptions& checked(const MatcherOptions& options) {
+    if (options.prepare_helpers < -1 || options.prepare_helpers > max_prepare_helpers)
+      throw Error::argument("prepare_helpers", std::to_string(options.prepare_helpers),
+                            "-1 (default) or 0 .. " + std::to_string(max_prepare_helpers), "out of range");
+    return options;
+  }
+  static constexpr int max_prepare_helpers = 256;
+
   // The sizes of `out` before a batch: a batch that throws leaves nothing of itself behind.
   struct ResultsMark {
     explicit ResultsMark(const MatchResults& out)
@@ -215,7 +227,14 @@ class MatcherState {
   std::mutex tables_mutex_;
   MatchTables tables_;
   PreparedEvents prepared_[2];  // the piece the devices match and the next one
-  BackgroundTask preparer_;     // last: waits for a running preparation before the rest goes
+  ParallelParts prepare_threads_{helper_threads(options_)};
+  BackgroundTask preparer_;  // last: waits for a running preparation before the rest goes
+
+  static int helper_threads(const MatcherOptions& options) {
+    if (options.prepare_helpers >= 0) return options.prepare_helpers;
+    const int cores = static_cast<int>(std::thread::hardware_concurrency());
+    return std::clamp(cores - 1, 0, policy::Batches::prepare_helpers);
+  }
 };
 
 }  // namespace detail

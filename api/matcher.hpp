@@ -47,6 +47,10 @@ struct MatcherOptions {
   // Events per piece a batch is prepared and matched in (bounds the memory of a huge batch); 0 =
   // default: policy::Batches (4 pieces of at least 4096 events, at most 2^20).
   std::size_t max_batch = 0;
+  // Threads besides the caller that prepare a piece the devices wait for, in parts
+  // (policy::Batches::min_prepare_part events or more each); -1 = default: the machine's cores
+  // less one, at most policy::Batches::prepare_helpers; 0 = the caller alone.
+  int prepare_helpers = -1;
   // Tests: a (synthetic) machine instead of the discovered one.
   std::optional<scheduler::Topology> machine;
 };

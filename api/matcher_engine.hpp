@@ -23,6 +23,8 @@ class MatchEngine {
   virtual std::uint32_t shards() const = 0;
   // Whether the tables must log their changes (some device holds a copy).
   virtual bool copies_tables() const = 0;
+  // Whether some CPU core matches (else the cores are idle while the devices match).
+  virtual bool matches_on_cores() const = 0;
   // A batch on every device (throughput mode). The tables are not changed by anyone meanwhile;
   // the engine trims their change logs once every device copy applied them.
   virtual void match(MatchTables& tables, const PreparedEvents& events, bool with_filters,

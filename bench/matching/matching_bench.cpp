@@ -4,7 +4,8 @@
 //   matching_bench [--experiment default|attributes|constraints|constraints25k|filters|interfaces|
 //                                names|zipf|numeric|batch|changes|all]
 //                  [--mode latency|throughput|both] [--devices cpu|gpu0|all|...] [--threads T]
-//                  [--batch B] [--piece P] [--events N] [--repeats R] [--scale S] [--csv F]
+//                  [--batch B] [--piece P] [--prepare-helpers H] [--events N] [--repeats R]
+//                  [--scale S] [--csv F]
 //
 // Every point builds its workload with the generator (datagen/pubsub_generator.hpp; the paper's
 // default scenario, Table 1, changed along one parameter) and measures:
@@ -316,6 +317,9 @@ int main(int argc, char** argv) try {
        {"threads", "T", "CPU cores that match in throughput mode (default every core)"},
        {"batch", "B", "events per batch in throughput mode (default 4096)"},
        {"piece", "P", "events per piece of a batch (MatcherOptions::max_batch; default: the Matcher's)"},
+       {"prepare-helpers", "H",
+        "threads besides the caller that prepare events (MatcherOptions::prepare_helpers; default -1: the "
+        "Matcher's)"},
        {"events", "N", "events per pass (default 1000, the paper's)"},
        {"repeats", "R", "passes per point (default 5)"},
        {"scale", "S", "multiplies every filter count (default 1)"},
@@ -331,6 +335,7 @@ int main(int argc, char** argv) try {
   s.options.devices = parse_devices("--devices", s.devices);
   s.options.threads = static_cast<int>(args.get_int("threads", 0, 0, 4096));
   s.options.max_batch = static_cast<std::size_t>(args.get_int("piece", 0, 0, 1 << 26));
+  s.options.prepare_helpers = static_cast<int>(args.get_int("prepare-helpers", -1, -1, 256));
   const std::string mode = args.get_or("mode", "both");
   if (mode != "latency" && mode != "throughput" && mode != "both")
     throw Error::argument("--mode", mode, "latency, throughput or both");

@@ -107,6 +107,7 @@ class SchedulerMatchEngine final : public detail::MatchEngine {
     return partitioned_ ? static_cast<std::uint32_t>(gpu_workers_.size()) : 1u;
   }
   bool copies_tables() const override { return GpuHooks::copies_tables && !gpu_workers_.empty(); }
+  bool matches_on_cores() const override { return cpu_workers_ > 0; }
 
   void match(MatchTables& tables, const PreparedEvents& events, bool with_filters,
              MatchResults& out) override {

@@ -50,6 +50,11 @@ struct Batches {
   static constexpr std::size_t max_piece = std::size_t{1} << 20;
   static constexpr std::size_t overlap_pieces = 4;
   static constexpr std::size_t min_overlap_piece = min_gpu_chunk;
+  // The preparation of a piece that the devices wait for is cut into parts of at least this many
+  // events, one per thread: the Matcher's own helper threads (at most prepare_helpers) and the
+  // caller.
+  static constexpr std::size_t min_prepare_part = 512;
+  static constexpr int prepare_helpers = 7;
 };
 
 // The GPU kernels.

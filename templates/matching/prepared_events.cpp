@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "core/error.hpp"
+#include "templates/matching/matching_policy.hpp"
 
 namespace sextant::matching {
 
@@ -19,7 +21,7 @@ namespace {
 }  // namespace
 
 void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::size_t end,
-                             const MatchTables& tables) {
+                             const MatchTables& tables, ParallelParts* threads) {
   if (begin > end || end > batch.size() || batch.offsets.size() != batch.size() + 1 ||
       batch.attribute_type.size() != batch.attribute_name.size() ||
       batch.attribute_value.size() != batch.attribute_name.size() ||
@@ -30,16 +32,10 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
   if (last - first >= 0xFFFFFFFFull || end - begin >= 0xFFFFFFFFull)
     throw Error::argument("events", std::to_string(last - first) + " attributes", "fewer than 2^32 per batch",
                           "a batch too large; split it");
-  // Names are looked up on first use in the range: one event of a large batch costs only the
-  // lookups of its own names.
-  translate_.assign(batch.names.size(), not_looked_up);
-  name_bits_.resize(batch.names.size());
-
   const std::size_t n = end - begin;
   ids_.assign(batch.ids.begin() + static_cast<std::ptrdiff_t>(begin),
               batch.ids.begin() + static_cast<std::ptrdiff_t>(end));
-  // Sized for every attribute up front and trimmed at the end: the loop writes through pointers
-  // (this pass is the caller's serial share of a batch on every device).
+  // Sized for every attribute up front and trimmed at the end: the parts write through pointers.
   const std::size_t attributes = last - first;
   name_begin_.resize(n + 1);
   group_begin_.resize(n + 1);
@@ -50,32 +46,59 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
   value_b_.resize(attributes);
   strings_ = batch.strings.data();
   string_bytes_ = batch.strings.size();
+  name_begin_[0] = 0;
+  group_begin_[0] = 0;
+
+  const std::size_t most = threads != nullptr ? static_cast<std::size_t>(threads->helpers()) + 1 : 1;
+  const std::size_t count = std::max<std::size_t>(1, std::min(most, n / policy::Batches::min_prepare_part));
+  if (parts_.size() < count) parts_.resize(count);
+  for (std::size_t p = 0; p < count; ++p) {
+    parts_[p].begin = begin + n * p / count;
+    parts_[p].end = begin + n * (p + 1) / count;
+    parts_[p].at = static_cast<std::uint32_t>(batch.offsets[parts_[p].begin] - first);
+  }
+  const auto one = [&](int p) { prepare_part(batch, begin, tables, parts_[static_cast<std::size_t>(p)]); };
+  if (threads != nullptr)
+    threads->run(static_cast<int>(count), one);
+  else
+    one(0);
+  close_up(count);
+}
+
+void PreparedEvents::prepare_part(const EventBatch& batch, std::size_t first_event, const MatchTables& tables,
+                                  Part& part) {
+  // Names are looked up on first use in the part: one event of a large batch costs only the
+  // lookups of its own names.
+  part.translate.assign(batch.names.size(), not_looked_up);
+  part.name_bits.resize(batch.names.size());
   std::uint32_t* const name_begin = name_begin_.data();
   std::uint32_t* const group_begin = group_begin_.data();
   NameId* const names = names_.data();
   EventGroup* const groups = groups_.data();
   std::uint64_t* const value_a = value_a_.data();
   std::uint64_t* const value_b = value_b_.data();
-  std::uint32_t name_count = 0, group_count = 0, value_count = 0;
-  name_begin[0] = 0;
-  group_begin[0] = 0;
+  NameId* const translate = part.translate.data();
+  std::uint64_t* const name_bits = part.name_bits.data();
+  std::vector<Pending>& pending = part.pending;
+  std::vector<std::uint64_t>& keys = part.keys;
+  std::uint32_t name_count = part.at, group_count = part.at, value_count = part.at;
 
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t e = begin + i;
-    pending_.clear();
-    keys_.clear();
+  for (std::size_t e = part.begin; e < part.end; ++e) {
+    const std::size_t i = e - first_event;
+    pending.clear();
+    keys.clear();
     std::uint64_t bloom = 0;  // OR over the attributes: a repeated name sets the same bits
     for (std::uint64_t a = batch.offsets[e]; a < batch.offsets[e + 1]; ++a) {
       const std::uint32_t local = batch.attribute_name[a];
-      if (local >= translate_.size())
+      if (local >= part.translate.size())
         bad_event(batch.ids[e], a - batch.offsets[e], "a name outside the dictionary");
-      if (translate_[local] == not_looked_up) {
+      if (translate[local] == not_looked_up) {
         const auto id = tables.names().find(batch.names.name(local));
-        translate_[local] = id ? *id : no_name;
-        if (id) name_bits_[local] = name_bit(*id);
+        translate[local] = id ? *id : no_name;
+        if (id) name_bits[local] = name_bit(*id);
       }
       const RawValue v = batch.attribute_value[a];
-      Pending p{translate_[local], 0, v.a, 0};
+      Pending p{translate[local], 0, v.a, 0};
       switch (batch.attribute_type[a]) {
         case ValueType::int64:
           p.cls = static_cast<std::uint32_t>(TypeClass::numeric);
@@ -104,14 +127,14 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
           bad_event(batch.ids[e], a - batch.offsets[e], "an unknown value type");
       }
       if (p.name == no_name) continue;
-      bloom |= name_bits_[local];
+      bloom |= name_bits[local];
       // (name, class, position) in one word: one comparison per step of the sort, and equal
       // (name, class) keep their order.
-      keys_.push_back(std::uint64_t{p.name} << 32 | std::uint64_t{p.cls} << 24 | pending_.size());
-      pending_.push_back(p);
+      keys.push_back(std::uint64_t{p.name} << 32 | std::uint64_t{p.cls} << 24 | pending.size());
+      pending.push_back(p);
     }
-    const std::size_t count = pending_.size();
-    std::uint64_t* const key = keys_.data();
+    const std::size_t count = pending.size();
+    std::uint64_t* const key = keys.data();
     if (count <= rank_sort_limit) {  // events hold a few attributes: each key's rank, no branches
       std::uint64_t sorted[rank_sort_limit];
       for (std::size_t k = 0; k < count; ++k) {
@@ -123,13 +146,13 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
     } else if (count < key_positions) {
       std::sort(key, key + count);
     } else {  // 2^24 attributes or more: the position does not fit the key
-      std::stable_sort(pending_.begin(), pending_.end(), [](const Pending& x, const Pending& y) {
+      std::stable_sort(pending.begin(), pending.end(), [](const Pending& x, const Pending& y) {
         return x.name != y.name ? x.name < y.name : x.cls < y.cls;
       });
       for (std::size_t k = 0; k < count; ++k)
-        key[k] = std::uint64_t{pending_[k].name} << 32 | std::uint64_t{pending_[k].cls} << 24;
+        key[k] = std::uint64_t{pending[k].name} << 32 | std::uint64_t{pending[k].cls} << 24;
     }
-    const Pending* const pend = pending_.data();
+    const Pending* const pend = pending.data();
     std::uint64_t previous = ~std::uint64_t{0};  // (name, class) of the last attribute
     for (std::size_t k = 0; k < count; ++k) {
       const Pending& p = pend[count < key_positions ? key[k] & (key_positions - 1) : k];
@@ -148,10 +171,42 @@ void PreparedEvents::prepare(const EventBatch& batch, std::size_t begin, std::si
     name_begin[i + 1] = name_count;
     group_begin[i + 1] = group_count;
   }
-  names_.resize(name_count);
-  groups_.resize(group_count);
-  value_a_.resize(value_count);
-  value_b_.resize(value_count);
+  part.names = name_count - part.at;
+  part.groups = group_count - part.at;
+  part.values = value_count - part.at;
+}
+
+// Moves every part's names, groups and values down to follow the previous part's, in order (a
+// part may move into the room the previous one left), and rebases its offsets. Nothing moves where
+// no attribute was dropped and no name repeated.
+void PreparedEvents::close_up(std::size_t count) {
+  const std::size_t first_event = parts_.front().begin;
+  std::uint32_t names = 0, groups = 0, values = 0;
+  for (std::size_t p = 0; p < count; ++p) {
+    const Part& part = parts_[p];
+    const std::uint32_t name_shift = part.at - names, group_shift = part.at - groups,
+                        value_shift = part.at - values;
+    if (name_shift != 0) {
+      std::memmove(names_.data() + names, names_.data() + part.at, part.names * sizeof(NameId));
+      for (std::size_t e = part.begin; e < part.end; ++e) name_begin_[e - first_event + 1] -= name_shift;
+    }
+    if (value_shift != 0) {
+      std::memmove(value_a_.data() + values, value_a_.data() + part.at, part.values * sizeof(std::uint64_t));
+      std::memmove(value_b_.data() + values, value_b_.data() + part.at, part.values * sizeof(std::uint64_t));
+      for (std::uint32_t g = part.at; g < part.at + part.groups; ++g) groups_[g].begin -= value_shift;
+    }
+    if (group_shift != 0) {
+      std::memmove(groups_.data() + groups, groups_.data() + part.at, part.groups * sizeof(EventGroup));
+      for (std::size_t e = part.begin; e < part.end; ++e) group_begin_[e - first_event + 1] -= group_shift;
+    }
+    names += part.names;
+    groups += part.groups;
+    values += part.values;
+  }
+  names_.resize(names);
+  groups_.resize(groups);
+  value_a_.resize(values);
+  value_b_.resize(values);
 }
 
 EventsView PreparedEvents::view() const noexcept {

@@ -53,6 +53,15 @@ std::vector<MatchBackend> api_backends() {
       {"matcher_2_cores", here, [] { return std::make_unique<ApiMatcher>(on_cores(2), false); }},
       {"matcher_every_core", here, [] { return std::make_unique<ApiMatcher>(on_cores(0), false); }},
       {"matcher_one_at_a_time", here, [] { return std::make_unique<ApiMatcher>(on_cores(0), true); }},
+      // The first piece prepared in parts by three helper threads beside the caller, the others
+      // (pieces of 1100 events) in the background.
+      {"matcher_3_prepare_helpers", here,
+       [] {
+         MatcherOptions o = on_cores(0);
+         o.prepare_helpers = 3;
+         o.max_batch = 1100;
+         return std::make_unique<ApiMatcher>(o, false);
+       }},
       // Batches cut into pieces of 7 events, each next piece prepared while one is matched.
       {"matcher_pieces_of_7", here,
        [] {
@@ -222,6 +231,15 @@ TEST(MatcherApi, ABatchFailingInALaterPieceLeavesTheResultsAsTheyWere) {
   for (std::size_t i = 0; i < out.size(); ++i) {
     ASSERT_EQ(out.interfaces_of(i).size(), 1u) << i;
     EXPECT_EQ(out.interfaces_of(i)[0], 7u) << i;
+  }
+}
+
+TEST(MatcherApi, PrepareHelpersOutOfRangeAreRefused) {
+  for (const int helpers : {-2, 257}) {
+    MatcherOptions o;
+    o.prepare_helpers = helpers;
+    const std::string why = error_of([&] { Matcher m(o); }, ErrorKind::bad_argument);
+    EXPECT_NE(why.find("prepare_helpers"), std::string::npos) << why;
   }
 }
 

@@ -199,6 +199,18 @@ TEST_P(MatchingConformance, RandomWorkloadsAgainstTheOracle) {
   }
 }
 
+// Batches of a few thousand events: a Matcher prepares them in parts on helper threads and matches
+// them in pieces.
+TEST_P(MatchingConformance, BatchesOfThousandsOfEventsAgainstTheOracle) {
+  RandomPubSubSpec spec;
+  spec.seed = 31;
+  spec.names = 7;
+  RandomPubSub gen(spec);
+  add(gen.filters(300));
+  const auto events = gen.events(2600);
+  expect_oracle(events, true, "2600 events");
+}
+
 TEST_P(MatchingConformance, OneInterfaceAndAThousand) {
   for (const std::uint32_t interfaces : {1u, 1000u}) {
     matcher_ = GetParam().make();

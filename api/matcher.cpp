@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <memory_resource>
 #include <mutex>
 #include <thread>
 #include <unordered_set>
@@ -226,9 +227,14 @@ class MatcherState {
 
   std::mutex tables_mutex_;
   MatchTables tables_;
-  PreparedEvents prepared_[2];  // the piece the devices match and the next one
+  // The piece the devices match and the next one.
+  PreparedEvents prepared_[2]{PreparedEvents(event_memory()), PreparedEvents(event_memory())};
   ParallelParts prepare_threads_{helper_threads(options_)};
   BackgroundTask preparer_;  // last: waits for a running preparation before the rest goes
+
+  std::pmr::memory_resource* event_memory() const {
+    return options_.page_locked_events ? engine_->event_memory() : std::pmr::get_default_resource();
+  }
 
   static int helper_threads(const MatcherOptions& options) {
     if (options.prepare_helpers >= 0) return options.prepare_helpers;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
 #include <string>
 
 #include "api/matcher.hpp"
@@ -25,6 +26,8 @@ class MatchEngine {
   virtual bool copies_tables() const = 0;
   // Whether some CPU core matches (else the cores are idle while the devices match).
   virtual bool matches_on_cores() const = 0;
+  // Where prepared events live (page-locked host memory when a GPU matches).
+  virtual std::pmr::memory_resource* event_memory() const = 0;
   // A batch on every device (throughput mode). The tables are not changed by anyone meanwhile;
   // the engine trims their change logs once every device copy applied them.
   virtual void match(MatchTables& tables, const PreparedEvents& events, bool with_filters,

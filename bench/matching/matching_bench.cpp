@@ -4,8 +4,8 @@
 //   matching_bench [--experiment default|attributes|constraints|constraints25k|filters|interfaces|
 //                                names|zipf|numeric|batch|changes|all]
 //                  [--mode latency|throughput|both] [--devices cpu|gpu0|all|...] [--threads T]
-//                  [--batch B] [--piece P] [--prepare-helpers H] [--events N] [--repeats R]
-//                  [--scale S] [--csv F]
+//                  [--batch B] [--piece P] [--prepare-helpers H] [--page-locked 0|1]
+//                  [--events N] [--repeats R] [--scale S] [--csv F]
 //
 // Every point builds its workload with the generator (datagen/pubsub_generator.hpp; the paper's
 // default scenario, Table 1, changed along one parameter) and measures:
@@ -320,6 +320,9 @@ int main(int argc, char** argv) try {
        {"prepare-helpers", "H",
         "threads besides the caller that prepare events (MatcherOptions::prepare_helpers; default -1: the "
         "Matcher's)"},
+       {"page-locked", "0|1",
+        "prepared events in page-locked memory when a GPU matches (MatcherOptions::page_locked_events; "
+        "default 1)"},
        {"events", "N", "events per pass (default 1000, the paper's)"},
        {"repeats", "R", "passes per point (default 5)"},
        {"scale", "S", "multiplies every filter count (default 1)"},
@@ -336,6 +339,7 @@ int main(int argc, char** argv) try {
   s.options.threads = static_cast<int>(args.get_int("threads", 0, 0, 4096));
   s.options.max_batch = static_cast<std::size_t>(args.get_int("piece", 0, 0, 1 << 26));
   s.options.prepare_helpers = static_cast<int>(args.get_int("prepare-helpers", -1, -1, 256));
+  s.options.page_locked_events = args.get_int("page-locked", 1, 0, 1) == 1;
   const std::string mode = args.get_or("mode", "both");
   if (mode != "latency" && mode != "throughput" && mode != "both")
     throw Error::argument("--mode", mode, "latency, throughput or both");

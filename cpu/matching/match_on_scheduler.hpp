@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <memory_resource>
 #include <span>
 #include <string>
 #include <tuple>
@@ -24,7 +25,8 @@
 
 namespace sextant::matching {
 
-// No devices beyond the CPU's.
+// No devices beyond the CPU's. A GpuHooks may also offer event_memory(): where the prepared events
+// its devices copy should live.
 struct NoGpuHooks {
   static constexpr bool copies_tables = false;
   std::tuple<> operator()(const scheduler::SchedulerTeam&) const { return {}; }
@@ -108,6 +110,11 @@ class SchedulerMatchEngine final : public detail::MatchEngine {
   }
   bool copies_tables() const override { return GpuHooks::copies_tables && !gpu_workers_.empty(); }
   bool matches_on_cores() const override { return cpu_workers_ > 0; }
+  std::pmr::memory_resource* event_memory() const override {
+    if constexpr (requires { gpu_.event_memory(); })
+      if (!gpu_workers_.empty()) return gpu_.event_memory();
+    return std::pmr::get_default_resource();
+  }
 
   void match(MatchTables& tables, const PreparedEvents& events, bool with_filters,
              MatchResults& out) override {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <initializer_list>
+#include <iterator>
 #include <string>
 #include <utility>
 
@@ -503,6 +505,37 @@ class MatchGpu::Impl {
     const std::size_t o_a = align(o_groups + groups * sizeof(EventGroup)), o_b = align(o_a + attrs * 8);
     const std::size_t o_bloom = align(o_b + attrs * 8), o_strings = align(o_bloom + n * 8);
     const std::size_t total = align(o_strings + (hi - lo) + 1);
+    grow(events_, total);
+    char* d = events_.data();
+    EventsView v;
+    v.size = n;
+    v.name_begin = reinterpret_cast<const std::uint32_t*>(d + o_name_begin);
+    v.names = reinterpret_cast<const NameId*>(d + o_names);
+    v.group_begin = reinterpret_cast<const std::uint32_t*>(d + o_group_begin);
+    v.groups = reinterpret_cast<const EventGroup*>(d + o_groups);
+    v.value_a = reinterpret_cast<const std::uint64_t*>(d + o_a);
+    v.value_b = reinterpret_cast<const std::uint64_t*>(d + o_b);
+    v.bloom = reinterpret_cast<const std::uint64_t*>(d + o_bloom);
+    v.strings = d + o_strings;
+    // The whole batch, without strings, from page-locked columns: copied as they are (offsets
+    // need no rebasing from event 0 on).
+    if (begin == 0 && end == ev.size && hi == lo &&
+        page_locked({ev.name_begin, ev.names, ev.group_begin, ev.groups, ev.value_a, ev.value_b, ev.bloom})) {
+      const std::pair<const void*, std::size_t> columns[] = {{ev.name_begin, (n + 1) * 4},
+                                                             {ev.names, names * 4},
+                                                             {ev.group_begin, (n + 1) * 4},
+                                                             {ev.groups, groups * sizeof(EventGroup)},
+                                                             {ev.value_a, attrs * 8},
+                                                             {ev.value_b, attrs * 8},
+                                                             {ev.bloom, n * 8}};
+      const std::size_t offsets[] = {o_name_begin, o_names, o_group_begin, o_groups, o_a, o_b, o_bloom};
+      for (std::size_t c = 0; c < std::size(columns); ++c)
+        if (columns[c].second > 0)
+          SEXTANT_CUDA_CHECK(cudaMemcpyAsync(d + offsets[c], columns[c].first, columns[c].second,
+                                             cudaMemcpyHostToDevice, stream_));
+      ++uploads_.direct_batches;
+      return v;
+    }
     char* s = events_staging_.reserve(total);
     auto* name_begin = reinterpret_cast<std::uint32_t*>(s + o_name_begin);
     for (std::uint32_t i = 0; i <= n; ++i) name_begin[i] = ev.name_begin[begin + i] - name0;
@@ -522,20 +555,22 @@ class MatchGpu::Impl {
         for (std::uint32_t k = group[g].begin; k < group[g].begin + group[g].count; ++k) a[k] -= lo;
     std::memcpy(s + o_bloom, ev.bloom + begin, n * 8);
     if (hi > lo) std::memcpy(s + o_strings, ev.strings + lo, hi - lo);
-    grow(events_, total);
-    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(events_.data(), s, total, cudaMemcpyHostToDevice, stream_));
-    char* d = events_.data();
-    EventsView v;
-    v.size = n;
-    v.name_begin = reinterpret_cast<const std::uint32_t*>(d + o_name_begin);
-    v.names = reinterpret_cast<const NameId*>(d + o_names);
-    v.group_begin = reinterpret_cast<const std::uint32_t*>(d + o_group_begin);
-    v.groups = reinterpret_cast<const EventGroup*>(d + o_groups);
-    v.value_a = reinterpret_cast<const std::uint64_t*>(d + o_a);
-    v.value_b = reinterpret_cast<const std::uint64_t*>(d + o_b);
-    v.bloom = reinterpret_cast<const std::uint64_t*>(d + o_bloom);
-    v.strings = d + o_strings;
+    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(d, s, total, cudaMemcpyHostToDevice, stream_));
     return v;
+  }
+
+  // Whether every non-null pointer lies in page-locked host memory.
+  static bool page_locked(std::initializer_list<const void*> pointers) {
+    for (const void* p : pointers) {
+      if (p == nullptr) continue;
+      cudaPointerAttributes a{};
+      if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+      }
+      if (a.type != cudaMemoryTypeHost) return false;
+    }
+    return true;
   }
 
   int ordinal_;

@@ -5,7 +5,9 @@
 //   copy per shard the GPU holds, kept up to date in place with the tables' delta (the pages and
 //   key slots logged since the last batch, packed into one upload and scattered by a kernel; a
 //   full upload only after a pool compaction or growth of the key table, i.e. amortised).
-// * A batch (an event range of a prepared batch) goes up in one copy; a selection kernel (a warp
+// * A batch (an event range of a prepared batch) goes up in one copy from a staging buffer, or,
+//   for a whole batch without strings whose columns lie in page-locked memory (the Matcher puts
+//   them there when a GPU matches), straight from its columns; a selection kernel (a warp
 //   per event) probes the keys of the event's names and name pairs in the device hash table and
 //   lists the (event, page) pairs; a match kernel (a warp per pair) runs the Bloom scan over the
 //   page's 64 signatures (two per lane, one ballot), and each surviving filter is counted by one
@@ -54,6 +56,7 @@ class MatchGpu {
     std::uint64_t full = 0;
     std::uint64_t deltas = 0;
     std::uint64_t delta_bytes = 0;
+    std::uint64_t direct_batches = 0;  // event ranges copied straight from page-locked columns
   };
   Uploads uploads() const noexcept;
 

@@ -6,6 +6,7 @@
 #include "api/backends.hpp"
 #include "cpu/matching/match_on_scheduler.hpp"
 #include "gpu/matching/match_gpu.hpp"
+#include "gpu/pinned_memory.hpp"
 
 namespace sextant::backends {
 
@@ -13,10 +14,12 @@ namespace {
 
 struct GpuHooks {
   static constexpr bool copies_tables = true;
+  // Prepared events in page-locked memory: the CCM hook copies a whole batch without staging.
+  std::pmr::memory_resource* event_memory() const { return gpu::pinned_memory(); }
   auto operator()(const scheduler::SchedulerTeam& team) const {
     return std::tuple{
         matching::Offer{[&team](int worker) { return matching::gpu::MatchGpu(team.gpu_ordinal(worker)); },
-                            matching::gpu::MatchGpu::can_run()}};
+                        matching::gpu::MatchGpu::can_run()}};
   }
 };
 

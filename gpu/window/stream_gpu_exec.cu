@@ -16,21 +16,6 @@
 
 namespace sextant::gpu {
 
-void* allocate_pinned(std::size_t bytes) {
-  void* p = nullptr;
-  const cudaError_t status = cudaHostAlloc(&p, bytes == 0 ? 1 : bytes, cudaHostAllocPortable);
-  if (status != cudaSuccess) {
-    (void)cudaGetLastError();
-    throw Error(ErrorKind::resource, "cannot allocate " + std::to_string(bytes) +
-                                         " bytes of page-locked host memory: " + cudaGetErrorString(status));
-  }
-  return p;
-}
-
-void free_pinned(void* p) noexcept {
-  if (p != nullptr) cudaFreeHost(p);
-}
-
 double pinned_copy_rate(int device, std::size_t bytes, int repeats) {
   int previous = 0;
   SEXTANT_CUDA_CHECK(cudaGetDevice(&previous));

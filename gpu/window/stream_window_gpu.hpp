@@ -7,9 +7,9 @@
 // Pane stage, per push: the batch is cut into chunks of at most Config::max_batch tuples. Each
 // chunk crosses PCIe once, projected (keys only when the batch has them, values only when the
 // aggregate reads them, watermarks only when present) and double-buffered: chunk c+1 is copied
-// on one stream while chunk c is aggregated on another. Batches in page-locked memory (see
-// allocate_pinned / PinnedVector) are copied directly; others go through pinned staging. On the
-// GPU: a max-scan of the watermarks (lateness at each tuple's arrival), one pass that checks
+// on one stream while chunk c is aggregated on another. Batches in page-locked memory
+// (gpu/pinned_memory.hpp) are copied directly; others go through pinned staging. On the GPU: a
+// max-scan of the watermarks (lateness at each tuple's arrival), one pass that checks
 // timestamps, drops late tuples, maps keys to dense slots (hash table) and packs (pane, slot)
 // into 64-bit keys, a radix sort over only the bits in use, a reduce-by-key into pane partials,
 // and a merge into the pending panes (kept sorted by (pane, slot): sparse, so time that jumps
@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "core/device.hpp"
+#include "gpu/pinned_memory.hpp"
 #include "templates/window/stream_aggregates.hpp"
 #include "templates/window/stream_batch.hpp"
 #include "templates/window/stream_hooks.hpp"
@@ -43,31 +44,9 @@
 
 namespace sextant::gpu {
 
-// Page-locked host memory usable by every GPU: batches that live there cross PCIe at full
-// speed without a staging copy. Throws Error (resource) when the allocation fails.
-void* allocate_pinned(std::size_t bytes);
-void free_pinned(void* p) noexcept;
-
 // Host-to-device copy rate from page-locked memory on GPU `device`, in bytes per second: the
 // median of `repeats` copies of `bytes` (benchmarks compare stream throughput with it).
 double pinned_copy_rate(int device, std::size_t bytes, int repeats = 5);
-
-template <class T>
-struct PinnedAllocator {
-  using value_type = T;
-  PinnedAllocator() noexcept = default;
-  template <class U>
-  PinnedAllocator(const PinnedAllocator<U>&) noexcept {}
-  T* allocate(std::size_t n) { return static_cast<T*>(allocate_pinned(n * sizeof(T))); }
-  void deallocate(T* p, std::size_t) noexcept { free_pinned(p); }
-  template <class U>
-  bool operator==(const PinnedAllocator<U>&) const noexcept {
-    return true;
-  }
-};
-
-template <class T>
-using PinnedVector = std::vector<T, PinnedAllocator<T>>;
 
 }  // namespace sextant::gpu
 

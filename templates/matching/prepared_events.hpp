@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory_resource>
 #include <span>
 #include <vector>
 
@@ -20,6 +21,17 @@ namespace sextant::matching {
 
 class PreparedEvents {
  public:
+  // The columns a device copies live in `memory` (page-locked host memory when a GPU matches:
+  // copied without staging); the rest in the default heap.
+  explicit PreparedEvents(std::pmr::memory_resource* memory = std::pmr::get_default_resource())
+      : name_begin_(memory),
+        names_(memory),
+        group_begin_(memory),
+        groups_(memory),
+        value_a_(memory),
+        value_b_(memory),
+        bloom_(memory) {}
+
   // Events [begin, end) of `batch` against `tables`. Throws Error::argument naming the event (its
   // id) for a NaN or infinite value or inconsistent columns, and when the range holds 2^32 or more
   // attributes (split the batch); the first bad event in order is named, whatever the parts. The
@@ -65,12 +77,12 @@ class PreparedEvents {
   void close_up(std::size_t count);
 
   std::vector<EventId> ids_;
-  std::vector<std::uint32_t> name_begin_;
-  std::vector<NameId> names_;
-  std::vector<std::uint32_t> group_begin_;
-  std::vector<EventGroup> groups_;
-  std::vector<std::uint64_t> value_a_, value_b_;
-  std::vector<std::uint64_t> bloom_;
+  std::pmr::vector<std::uint32_t> name_begin_;
+  std::pmr::vector<NameId> names_;
+  std::pmr::vector<std::uint32_t> group_begin_;
+  std::pmr::vector<EventGroup> groups_;
+  std::pmr::vector<std::uint64_t> value_a_, value_b_;
+  std::pmr::vector<std::uint64_t> bloom_;
   static constexpr NameId not_looked_up = 0xFFFFFFFEu;
   static constexpr std::size_t key_positions = std::size_t{1} << 24;
   static constexpr std::size_t rank_sort_limit = 16;

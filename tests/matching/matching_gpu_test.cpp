@@ -18,6 +18,7 @@
 #include "tests/matching/matching_conformance.hpp"
 #if SEXTANT_HAS_CUDA
 #include "gpu/matching/match_gpu.hpp"
+#include "gpu/pinned_memory.hpp"
 #endif
 
 namespace sextant::testing {
@@ -32,10 +33,15 @@ std::string gpu_unavailable() {
 }
 
 #if SEXTANT_HAS_CUDA
-// The hook on its own: the tables log their changes, every match syncs first.
+// The hook on its own: the tables log their changes, every match syncs first. With
+// `page_locked`, the prepared events live in page-locked memory (as the Matcher's do when a GPU
+// matches): a whole batch without strings is copied straight from its columns.
 class GpuHookMatcher : public MatcherUnderTest {
  public:
-  explicit GpuHookMatcher(std::uint32_t shards) : tables_(shards), hook_(0) {
+  explicit GpuHookMatcher(std::uint32_t shards, bool page_locked = false)
+      : tables_(shards),
+        hook_(0),
+        prepared_(page_locked ? sextant::gpu::pinned_memory() : std::pmr::get_default_resource()) {
     for (std::uint32_t s = 0; s < shards; ++s) {
       tables_.shard(s).log_changes(true);
       all_.push_back(s);
@@ -93,6 +99,8 @@ std::vector<MatchBackend> gpu_backends() {
 #if SEXTANT_HAS_CUDA
   out.push_back({"hook", gpu_unavailable, [] { return std::make_unique<GpuHookMatcher>(1); }});
   out.push_back({"hook_3_shards", gpu_unavailable, [] { return std::make_unique<GpuHookMatcher>(3); }});
+  out.push_back(
+      {"hook_page_locked", gpu_unavailable, [] { return std::make_unique<GpuHookMatcher>(1, true); }});
 #endif
   out.push_back({"matcher_gpu0", gpu_unavailable,
                  [] { return std::make_unique<ApiGpuMatcher>("gpu0", Placement::replicate, false); }});
@@ -140,6 +148,42 @@ TEST(MatchingGpu, ChangesReachTheGpuAsDeltas) {
   EXPECT_GE(after.deltas, 20u);
   std::printf("delta uploads: %llu, %llu bytes\n", static_cast<unsigned long long>(after.deltas),
               static_cast<unsigned long long>(after.delta_bytes));
+#endif
+}
+
+// Batches without strings in page-locked memory go up straight from their columns; a batch with
+// strings through the staging buffer. Both against the oracle.
+TEST(MatchingGpu, PageLockedBatchesAreCopiedStraightFromTheirColumns) {
+  SEXTANT_REQUIRE_GPUS(1);
+#if SEXTANT_HAS_CUDA
+  GpuHookMatcher m(1, true);
+  RandomPubSubSpec spec;
+  spec.seed = 21;
+  RandomPubSub gen(spec);
+  const std::vector<Filter> filters = gen.filters(600);
+  m.add(filter_set(filters));
+  std::vector<Event> with_strings = gen.events(700), numbers = with_strings;
+  for (Event& e : numbers)
+    std::erase_if(e.attributes, [](const Attribute& a) { return a.value.type() == ValueType::string; });
+  bool has_string = false;
+  for (const Event& e : with_strings)
+    for (const Attribute& a : e.attributes) has_string |= a.value.type() == ValueType::string;
+  ASSERT_TRUE(has_string);
+  std::uint64_t direct = m.hook().uploads().direct_batches;
+  for (const std::vector<Event>* events : {&numbers, &with_strings, &numbers}) {
+    const MatchResults r = m.match(EventBatch{std::span<const Event>(*events)}, true);
+    const bool strings = events == &with_strings;
+    EXPECT_EQ(m.hook().uploads().direct_batches, direct + (strings ? 0 : 1))
+        << (strings ? "strings" : "numbers");
+    direct = m.hook().uploads().direct_batches;
+    for (std::size_t e = 0; e < events->size(); ++e) {
+      const OracleMatch want = oracle_match(filters, (*events)[e]);
+      ASSERT_EQ(std::vector<FilterId>(r.filters_of(e).begin(), r.filters_of(e).end()), want.filters) << e;
+      ASSERT_EQ(std::vector<InterfaceId>(r.interfaces_of(e).begin(), r.interfaces_of(e).end()),
+                want.interfaces)
+          << e;
+    }
+  }
 #endif
 }
 

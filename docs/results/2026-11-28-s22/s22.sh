@@ -67,3 +67,40 @@ mpack)
   cp $out/machine.txt $o/ 2>/dev/null; tar czf $out/m.tgz -C $o . ; el "packed"
   ;;
 esac; done
+# Appended: prepared events in page-locked memory, copied by the GPU hook straight from their
+# columns (issue 16). One binary, --page-locked 1 (default) against 0, and the helpers on and off.
+# Phases: pbuild, ptests, pside (then mpack).
+for phase in "$@"; do case $phase in
+pbuild)
+  ( cfg $root $b/new ON && cmake --build $b/new -j $jobs --target matching_bench $mtests stream_window_gpu_tests ) > $o/build.log 2>&1
+  el "build rc=$?"; grep -E "error|FAILED" $o/build.log | head -20
+  ;;
+ptests)
+  for t in $mtests stream_window_gpu_tests; do f=$(find $b/new/tests -name $t -type f | head -1); timeout 300 $f --gtest_brief=1 > $o/test-$t.log 2>&1; el "$t rc=$? $(grep -E 'PASSED|FAILED' $o/test-$t.log | head -3 | tr '\n' ' ')"; done
+  f=$(find $b/new/tests -name matching_gpu_tests -type f | head -1)
+  timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 $f --gtest_brief=1 --gtest_filter='MatchingGpu.PageLocked*:Gpu/MatchingConformance.RandomWorkloads*/hook_page_locked:Gpu/MatchingConformance.BatchesOfThousands*/matcher_gpu0' > $o/sanitizer-memcheck.log 2>&1
+  el "memcheck rc=$? $(grep -E 'ERROR SUMMARY|PASSED|FAILED' $o/sanitizer-memcheck.log | head -3 | tr '\n' ' ')"
+  ;;
+pside)
+  for rep in 1 2 3; do for pl in 0 1; do
+    echo "== gpu0 batch sweep, page-locked $pl, #$rep"
+    $mb --experiment batch --devices gpu0 --events 65536 --repeats 3 --mode throughput --page-locked $pl 2>&1 | grep -E "^batch|per batch"
+  done; done > $o/pside.txt 2>&1; el "gpu0 sweep done"
+  for rep in 1 2; do for dev in all cpu; do for h in 0 -1; do
+    echo "== $dev batch 4096, prepare helpers $h, #$rep"
+    $mb --experiment default --devices $dev --batch 4096 --events 131072 --repeats 3 --mode throughput --prepare-helpers $h 2>&1 | grep -E "^default|per batch"
+  done; done; done >> $o/pside.txt 2>&1
+  for rep in 1 2; do echo "== gpu0 batch 4096, #$rep"; $mb --experiment default --devices gpu0 --batch 4096 --events 131072 --repeats 5 --mode throughput 2>&1 | grep -E "^default|per batch"; done >> $o/pside.txt 2>&1; el "all/cpu done"
+  ;;
+esac; done
+# Appended: the scratch trace of a 4 096-event batch (match2/trace.patch applied to this tree in
+# the device's copy, never committed). Phase: mtrace.
+for phase in "$@"; do case $phase in
+mtrace)
+  git apply $root/docs/results/2026-11-28-s22/match2/trace.patch && tb=$b/tr &&
+  ( cfg $root $tb OFF && cmake --build $tb -j $jobs --target matching_bench ) > $o/trb.log 2>&1; el "trace build rc=$?"
+  for a in "" "" "--prepare-helpers 0" "--page-locked 0"; do echo "== $a"
+    $tb/bench/matching/matching_bench --experiment default --devices gpu0 --batch 4096 --events 131072 --repeats 5 --mode throughput $a 2>&1 | grep -E "^default|per batch|trace"
+  done > $o/trace.txt 2>&1; el "trace done"
+  ;;
+esac; done

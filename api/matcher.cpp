@@ -94,9 +94,11 @@ class MatcherState {
     try {
       // Piece k + 1 is prepared in the background while the devices match piece k: the
       // preparation is the caller's share of a batch. The first piece, which every device waits
-      // for, is prepared in parts on the helper threads; so are the others when no core matches.
+      // for, is prepared in parts on the helper threads; so are the others when a GPU matches
+      // (on one thread, the next piece would be late, and the thread would share a worker's core
+      // for the whole piece instead of briefly).
       prepared_[0].prepare(events, first, std::min(last, first + piece), tables_, &prepare_threads_);
-      ParallelParts* const behind = engine_->matches_on_cores() ? nullptr : &prepare_threads_;
+      ParallelParts* const behind = engine_->matches_on_gpus() ? &prepare_threads_ : nullptr;
       for (std::size_t begin = first, k = 0; begin < last; begin += piece, ++k) {
         const std::size_t next = begin + piece;
         if (next < last)

@@ -24,8 +24,8 @@ class MatchEngine {
   virtual std::uint32_t shards() const = 0;
   // Whether the tables must log their changes (some device holds a copy).
   virtual bool copies_tables() const = 0;
-  // Whether some CPU core matches (else the cores are idle while the devices match).
-  virtual bool matches_on_cores() const = 0;
+  // Whether some GPU matches: a GPU matches a piece faster than one thread prepares the next.
+  virtual bool matches_on_gpus() const = 0;
   // Where prepared events live (page-locked host memory when a GPU matches).
   virtual std::pmr::memory_resource* event_memory() const = 0;
   // A batch on every device (throughput mode). The tables are not changed by anyone meanwhile;

@@ -109,7 +109,7 @@ class SchedulerMatchEngine final : public detail::MatchEngine {
     return partitioned_ ? static_cast<std::uint32_t>(gpu_workers_.size()) : 1u;
   }
   bool copies_tables() const override { return GpuHooks::copies_tables && !gpu_workers_.empty(); }
-  bool matches_on_cores() const override { return cpu_workers_ > 0; }
+  bool matches_on_gpus() const override { return !gpu_workers_.empty(); }
   std::pmr::memory_resource* event_memory() const override {
     if constexpr (requires { gpu_.event_memory(); })
       if (!gpu_workers_.empty()) return gpu_.event_memory();

@@ -519,7 +519,7 @@ class MatchGpu::Impl {
     v.strings = d + o_strings;
     // The whole batch, without strings, from page-locked columns: copied as they are (offsets
     // need no rebasing from event 0 on).
-    if (begin == 0 && end == ev.size && hi == lo &&
+    if (begin == 0 && end == ev.size && hi == lo && n >= policy::Gpu::min_direct_events &&
         page_locked({ev.name_begin, ev.names, ev.group_begin, ev.groups, ev.value_a, ev.value_b, ev.bloom})) {
       const std::pair<const void*, std::size_t> columns[] = {{ev.name_begin, (n + 1) * 4},
                                                              {ev.names, names * 4},

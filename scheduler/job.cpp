@@ -50,7 +50,6 @@ Job::Job(std::span<const WorkerInfo> workers, std::unique_ptr<PolicyBase> policy
       inject_faults_(!faults.empty() && options.record),
       idle_spin_(idle_spin),
       slots_(std::make_unique<WorkerSlot[]>(workers.size())) {
-  pending_workers_.store(static_cast<int>(workers.size()), std::memory_order_relaxed);
   for (const WorkerInfo& w : workers) {
     WorkerStats& s = slots_[static_cast<std::size_t>(w.id)].stats;
     s.worker = w.id;
@@ -239,6 +238,26 @@ void Job::prepare_range(std::span<const double> weights) {
     slots_[id].range.reset({begin, std::max(begin, end)});
     begin = std::max(begin, end);
   }
+}
+
+bool Job::join() noexcept {
+  std::uint64_t s = presence_.load(std::memory_order_acquire);
+  do {
+    if (s & closed_bit) return false;
+  } while (!presence_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel, std::memory_order_acquire));
+  return true;
+}
+
+bool Job::leave() noexcept {
+  // One atomic step for "left" and "inside": of concurrent leavers, exactly the last sees both.
+  const std::uint64_t now = presence_.fetch_add(left_one - 1, std::memory_order_acq_rel) + left_one - 1;
+  if ((now & inside_mask) != 0) return false;
+  const bool everyone_left = (now >> 32) == workers_.size();
+  // Nobody is inside, so nobody changes unfinished_; a worker joining now makes the close fail, and
+  // the close falls to it when it leaves.
+  if (!everyone_left && unfinished_.load(std::memory_order_acquire) != 0 && !halted()) return false;
+  std::uint64_t expected = now;
+  return presence_.compare_exchange_strong(expected, now | closed_bit, std::memory_order_acq_rel);
 }
 
 void Job::work(const WorkerInfo& me, std::span<const int> victims, CounterSet& counters) {

@@ -121,10 +121,15 @@ class Job {
                std::span<const ChunkCostFit> fits, std::uint64_t generation);
   std::uint64_t generation() const noexcept { return generation_; }
 
+  // A worker joins a run before its work() and leaves after it. The run is over, and closed to
+  // joiners, once nobody is inside and its work is done (or halted), or once every worker has
+  // left: a worker that wakes after the work is done does not hold the run up. join() is false
+  // for a closed run (the worker skips it); leave() is true for the one leaver that closed it,
+  // which then finishes the run.
+  bool join() noexcept;
+  bool leave() noexcept;
   // The loop of worker `me` for this run; returns when the run is over for it.
   void work(const WorkerInfo& me, std::span<const int> victims, CounterSet& counters);
-  // Each worker calls this once after work(); true for the last one, which then finishes the run.
-  bool leave() noexcept { return pending_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1; }
 
   // All of the run on `me`, serially, on the calling thread (a run started inside a task);
   // exceptions propagate.
@@ -223,7 +228,10 @@ class Job {
   alignas(cache_line) std::atomic<std::size_t> unfinished_{0};  // tasks (batch) or items (range)
   alignas(cache_line) std::atomic<std::uint32_t> epoch_{0};     // bumped when work may appear or the run ends
   SharedEstimate estimate_;
-  std::atomic<int> pending_workers_{0};
+  // Workers inside (bits 0-31), workers that have left (bits 32-62), closed (bit 63).
+  std::atomic<std::uint64_t> presence_{0};
+  static constexpr std::uint64_t inside_mask = 0xffff'ffffu, left_one = std::uint64_t{1} << 32,
+                                 closed_bit = std::uint64_t{1} << 63;
   std::atomic<int> live_cpu_{0};
   std::atomic<int> live_gpu_{0};
   std::atomic<bool> aborted_{false};

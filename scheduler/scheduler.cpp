@@ -140,6 +140,7 @@ void Scheduler::worker_main(std::stop_token stop, int id, std::atomic<std::size_
     }
     if (job && job->generation() != joined) {
       joined = job->generation();
+      if (!job->join()) continue;  // over before this worker woke
       tls_stop = job->stop_token();
       job->work(me, victims_[static_cast<std::size_t>(id)], counters);
       tls_stop = {};

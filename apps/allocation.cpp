@@ -15,6 +15,7 @@ std::size_t aligned_size(std::size_t bytes, std::size_t align) {
 
 void* allocate(std::size_t bytes) {
   if (bytes == 0) bytes = 1;
+  if (sextant::beyond_this_machine(bytes)) sextant::throw_out_of_memory(bytes);
   for (;;) {
     if (void* p = std::malloc(bytes)) return p;
     std::new_handler handler = std::get_new_handler();
@@ -25,6 +26,7 @@ void* allocate(std::size_t bytes) {
 
 void* allocate_aligned(std::size_t bytes, std::align_val_t alignment) {
   const auto align = static_cast<std::size_t>(alignment);
+  if (sextant::beyond_this_machine(bytes)) sextant::throw_out_of_memory(bytes);
   for (;;) {
     if (void* p = std::aligned_alloc(align, aligned_size(bytes, align))) return p;
     std::new_handler handler = std::get_new_handler();

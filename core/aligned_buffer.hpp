@@ -24,6 +24,7 @@ class AlignedBuffer {
   explicit AlignedBuffer(std::size_t count) : size_(count) {
     if (count == 0) return;
     const std::size_t bytes = (count * sizeof(T) + alignment - 1) / alignment * alignment;
+    if (beyond_this_machine(bytes)) throw_out_of_memory(bytes);
     data_.reset(static_cast<T*>(std::aligned_alloc(alignment, bytes)));
     if (!data_) throw_out_of_memory(bytes);
   }

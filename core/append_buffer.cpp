@@ -12,6 +12,7 @@ namespace sextant::detail {
 // keeps its huge-page advice. Dedicated huge-page mappings were measured 3x slower for MDMC's
 // HashCube parts (copy on growth, faults that still came in 4 KiB pages), so there are none.
 void* regrow_storage(void* old, std::size_t bytes) {
+  if (beyond_this_machine(bytes)) throw_out_of_memory(bytes);
   void* p = std::realloc(old, bytes);
   if (p == nullptr) throw_out_of_memory(bytes);
   advise_huge_pages(p, bytes);

@@ -31,6 +31,16 @@ double available_bytes() {  // MemAvailable counts reclaimable caches, unlike sy
 
 }  // namespace
 
+bool beyond_this_machine(std::size_t bytes) noexcept {
+  if (bytes < (std::size_t{1} << 30)) return false;  // every machine this runs on has more
+  static const double limit = [] {
+    struct sysinfo info {};
+    if (::sysinfo(&info) != 0) return 0.0;
+    return (static_cast<double>(info.totalram) + static_cast<double>(info.totalswap)) * info.mem_unit;
+  }();
+  return limit > 0 && static_cast<double>(bytes) > limit;
+}
+
 void throw_out_of_memory(std::size_t bytes) {
   failed_bytes.store(bytes, std::memory_order_relaxed);
   throw std::bad_alloc();

@@ -10,6 +10,11 @@ namespace sextant {
 // Notes `bytes` as the allocation that failed, then throws std::bad_alloc.
 [[noreturn]] void throw_out_of_memory(std::size_t bytes);
 
+// True when `bytes` exceed this machine's memory and swap together: an allocation no machine of
+// this size can back. Checked before allocating, because with overcommit the allocation itself
+// succeeds and the process is killed later, while it fills the pages.
+bool beyond_this_machine(std::size_t bytes) noexcept;
+
 // The size of the last allocation that failed through throw_out_of_memory (0: none noted).
 std::size_t last_failed_allocation() noexcept;
 

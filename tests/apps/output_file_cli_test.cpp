@@ -70,7 +70,8 @@ TEST_F(OutputFileCli, PrivateNullDeviceStaysADevice) {
   EXPECT_TRUE(fs::is_character_file(node));
 }
 
-// Overcommit or not, no machine hands out 298 GiB at once: the CLI must say so, with the size.
+// No machine here has 298 GiB: the CLI must say so at once, with the size, overcommit or not (with
+// overcommit the allocation itself succeeds; the size is checked against memory and swap first).
 TEST_F(OutputFileCli, OutOfMemoryNamesTheSize) {
   const char* old = std::getenv("ASAN_OPTIONS");
   const std::string saved = old ? old : "";

@@ -10,12 +10,13 @@
 #   aside   all devices against gpu0 at 4 096 and 65 536 events, the other overrides
 #   pack    everything into one file
 set -uo pipefail
+phases="$*"  # the phase loops read this: `set --` in a phase would change "$@"
 root=$(pwd); out=${OUT:-/tmp/out}; mkdir -p "$out"; b=/tmp/b; o=/tmp/o; mkdir -p $o
 t0=$(date +%s); el() { echo "[$(($(date +%s)-t0)) s] $*"; }
 jobs=$(nproc)
 tests="matching_gpu_tests matcher_api_tests prepared_events_tests"
 mb=$b/bench/matching/matching_bench
-for phase in "$@"; do case $phase in
+for phase in $phases; do case $phase in
 build)
   { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; lscpu | grep "Model name"; git rev-parse --short HEAD; } > $o/machine.txt 2>&1
   ( cmake -S $root -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON >/dev/null &&
@@ -53,7 +54,7 @@ esac; done
 # Phases: fbuild (every target), ftests (ctest, every label), fbench (scheduler_bench and
 # matching_bench, SX_WAIT_ALL=1 against the new rule), then pack.
 f=/tmp/f
-for phase in "$@"; do case $phase in
+for phase in $phases; do case $phase in
 fbuild)
   { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; lscpu | grep "Model name"; git rev-parse --short HEAD; } > $o/machine.txt 2>&1
   ( cmake -S $root -B $f -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON >/dev/null && timeout 540 cmake --build $f -j $jobs ) > $o/fbuild.log 2>&1
@@ -80,7 +81,7 @@ fbench)
 esac; done
 # Appended, third part: the committed tree (no scratch patch). Phases: vbuild, vtests.
 v=/tmp/v; vt="scheduler_tests scheduler_timing_tests core_tests output_file_cli_tests matching_gpu_tests matcher_api_tests"
-for phase in "$@"; do case $phase in
+for phase in $phases; do case $phase in
 vbuild)
   { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; lscpu | grep "Model name"; git rev-parse --short HEAD; cat /proc/sys/vm/overcommit_memory; } > $o/machine-v.txt 2>&1
   ( cmake -S $root -B $v -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON >/dev/null &&
@@ -91,5 +92,26 @@ vtests)
   for t in $vt; do f=$(find $v/tests -name $t -type f | head -1); timeout 300 $f --gtest_brief=1 > $o/v-$t.log 2>&1; el "$t rc=$? $(grep -E 'PASSED|FAILED' $o/v-$t.log | head -3 | tr '\n' ' ')"; done
   ;;
 esac; done
+# Appended, fourth part: the pool's limits for the matching team, with .bench/scratch-growth.patch
+# (a copy beside this script): SX_GROWTH overrides ThroughputModelPolicy::growth (a fitted GPU's
+# chunk lasts at most growth x the run so far, 8) and SX_MIN_SECONDS min_chunk_seconds (200 us).
+# Phases: gbuild, gside.
+g=/tmp/g
+for phase in $phases; do case $phase in
+gbuild)
+  ( cmake -S $root -B $g -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON -DSEXTANT_BUILD_TESTS=OFF >/dev/null &&
+    cmake --build $g -j $jobs --target matching_bench ) > $o/gbuild.log 2>&1
+  el "build rc=$?"; grep -E "error|FAILED" $o/gbuild.log | head -20
+  ;;
+gside)
+  for rep in 1 2 3; do for batch in 4096 65536; do
+    for cfg in "gpu0" "all" "all SX_GROWTH=1e6" "all SX_MIN_SECONDS=5e-5" "all SX_GROWTH=1e6 SX_MIN_SECONDS=5e-5"; do
+      set -- $cfg; dev=$1; shift
+      echo "== $dev batch $batch [$* ] #$rep"
+      env "$@" $g/bench/matching/matching_bench --experiment default --devices $dev --batch $batch --events 131072 --repeats 3 --mode throughput 2>&1 | grep -E "^default|per batch"
+    done
+  done; done > $o/gside.txt 2>&1; el "gside done"
+  ;;
+esac; done
 # Last: everything into one file (after every phase above).
-for phase in "$@"; do [ $phase = pack ] && { tar czf $out/s23.tgz -C $o . ; el "packed"; }; done
+for phase in $phases; do [ $phase = pack ] && { tar czf $out/s23.tgz -C $o . ; el "packed"; }; done

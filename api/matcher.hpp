@@ -51,8 +51,8 @@ struct MatcherOptions {
   // (policy::Batches::min_prepare_part events or more each); -1 = default: the machine's cores
   // less one, at most policy::Batches::prepare_helpers; 0 = the caller alone.
   int prepare_helpers = -1;
-  // Prepared events in page-locked host memory when a GPU matches (a GPU copies a whole batch
-  // straight from them); false: the ordinary heap and a staging copy per batch.
+  // Prepared events in page-locked host memory when a GPU matches (a GPU copies its ranges
+  // straight from them); false: the ordinary heap and a staging copy per range.
   bool page_locked_events = true;
   // Tests: a (synthetic) machine instead of the discovered one.
   std::optional<scheduler::Topology> machine;

@@ -480,8 +480,9 @@ class MatchGpu::Impl {
     uploads_.delta_bytes += record_bytes + payload;
   }
 
-  // Events [begin, end) of the prepared batch in one upload: offsets rebased to the range, string
-  // values cut to the bytes the range refers to.
+  // Events [begin, end) of the prepared batch: straight from page-locked columns where it may,
+  // else in one staged upload with offsets rebased to the range and string values cut to the
+  // bytes the range refers to.
   EventsView stage_events(const EventsView& ev, std::uint32_t begin, std::uint32_t end) {
     const std::uint32_t n = end - begin;
     const std::uint32_t name0 = ev.name_begin[begin], names = ev.name_begin[end] - name0;
@@ -490,8 +491,10 @@ class MatchGpu::Impl {
     const std::uint32_t attrs =
         groups > 0 ? ev.groups[group0 + groups - 1].begin + ev.groups[group0 + groups - 1].count - attr0 : 0;
     std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+    bool strings = false;
     for (std::uint32_t g = group0; g < group0 + groups; ++g) {
       if (static_cast<TypeClass>(ev.groups[g].cls) != TypeClass::string) continue;
+      strings = true;
       for (std::uint32_t a = ev.groups[g].begin; a < ev.groups[g].begin + ev.groups[g].count; ++a) {
         lo = std::min(lo, ev.value_a[a]);
         hi = std::max(hi, ev.value_a[a] + ev.value_b[a]);
@@ -517,22 +520,29 @@ class MatchGpu::Impl {
     v.value_b = reinterpret_cast<const std::uint64_t*>(d + o_b);
     v.bloom = reinterpret_cast<const std::uint64_t*>(d + o_bloom);
     v.strings = d + o_strings;
-    // The whole batch, without strings, from page-locked columns: copied as they are (offsets
-    // need no rebasing from event 0 on).
-    if (begin == 0 && end == ev.size && hi == lo && n >= policy::Gpu::min_direct_events &&
+    // A range without strings in page-locked columns, from min_direct_events on: each column
+    // copied as it is. Its offsets stay absolute (name_begin, group_begin, the groups' first
+    // attributes), so the view's names, groups and values point at their uploads less the range's
+    // first name, group and attribute.
+    if (!strings && n >= policy::Gpu::min_direct_events &&
         page_locked({ev.name_begin, ev.names, ev.group_begin, ev.groups, ev.value_a, ev.value_b, ev.bloom})) {
-      const std::pair<const void*, std::size_t> columns[] = {{ev.name_begin, (n + 1) * 4},
-                                                             {ev.names, names * 4},
-                                                             {ev.group_begin, (n + 1) * 4},
-                                                             {ev.groups, groups * sizeof(EventGroup)},
-                                                             {ev.value_a, attrs * 8},
-                                                             {ev.value_b, attrs * 8},
-                                                             {ev.bloom, n * 8}};
+      const std::pair<const void*, std::size_t> columns[] = {
+          {ev.name_begin + begin, (n + 1) * 4},
+          {ev.names + name0, names * 4},
+          {ev.group_begin + begin, (n + 1) * 4},
+          {ev.groups + group0, groups * sizeof(EventGroup)},
+          {ev.value_a + attr0, attrs * 8},
+          {ev.value_b + attr0, attrs * 8},
+          {ev.bloom + begin, n * 8}};
       const std::size_t offsets[] = {o_name_begin, o_names, o_group_begin, o_groups, o_a, o_b, o_bloom};
       for (std::size_t c = 0; c < std::size(columns); ++c)
         if (columns[c].second > 0)
           SEXTANT_CUDA_CHECK(cudaMemcpyAsync(d + offsets[c], columns[c].first, columns[c].second,
                                              cudaMemcpyHostToDevice, stream_));
+      v.names = indexed_from<NameId>(d + o_names, name0);
+      v.groups = indexed_from<EventGroup>(d + o_groups, group0);
+      v.value_a = indexed_from<std::uint64_t>(d + o_a, attr0);
+      v.value_b = indexed_from<std::uint64_t>(d + o_b, attr0);
       ++uploads_.direct_batches;
       return v;
     }
@@ -557,6 +567,14 @@ class MatchGpu::Impl {
     if (hi > lo) std::memcpy(s + o_strings, ev.strings + lo, hi - lo);
     SEXTANT_CUDA_CHECK(cudaMemcpyAsync(d, s, total, cudaMemcpyHostToDevice, stream_));
     return v;
+  }
+
+  // A device array whose element `first` lies at `at`, to be indexed with absolute offsets (only
+  // at first and beyond). Integer arithmetic: the address before `at` is never a C++ pointer.
+  template <class T>
+  static const T* indexed_from(const char* at, std::uint32_t first) {
+    return reinterpret_cast<const T*>(reinterpret_cast<std::uintptr_t>(at) -
+                                      std::uintptr_t{first} * sizeof(T));
   }
 
   // Whether every non-null pointer lies in page-locked host memory.

@@ -66,8 +66,8 @@ struct Gpu {
   static constexpr std::uint32_t initial_pairs_per_event = 16;
   // Matched filter ids a batch's buffer holds per event at first (grows on demand).
   static constexpr std::uint32_t initial_hits_per_event = 4;
-  // A whole batch in page-locked columns is copied column by column (seven copies, no staging)
-  // from this many events on; a smaller one is cheaper staged and copied once.
+  // A range of events in page-locked columns is copied column by column (seven copies, no
+  // staging) from this many events on; a smaller one is cheaper staged and copied once.
   static constexpr std::uint32_t min_direct_events = 4096;
 };
 

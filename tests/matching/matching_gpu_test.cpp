@@ -35,11 +35,13 @@ std::string gpu_unavailable() {
 #if SEXTANT_HAS_CUDA
 // The hook on its own: the tables log their changes, every match syncs first. With
 // `page_locked`, the prepared events live in page-locked memory (as the Matcher's do when a GPU
-// matches): a whole batch without strings is copied straight from its columns.
+// matches): a batch without strings is copied straight from its columns. With `range_events`,
+// the hook matches a batch in consecutive ranges of that many events (as a team's chunks).
 class GpuHookMatcher : public MatcherUnderTest {
  public:
-  explicit GpuHookMatcher(std::uint32_t shards, bool page_locked = false)
-      : tables_(shards),
+  explicit GpuHookMatcher(std::uint32_t shards, bool page_locked = false, std::size_t range_events = 0)
+      : range_events_(range_events),
+        tables_(shards),
         hook_(0),
         prepared_(page_locked ? sextant::gpu::pinned_memory() : std::pmr::get_default_resource()) {
     for (std::uint32_t s = 0; s < shards; ++s) {
@@ -55,12 +57,21 @@ class GpuHookMatcher : public MatcherUnderTest {
     MatchResults out;
     out.has_filters = filters;
     prepared_.prepare(events, 0, events.size(), tables_);
-    match_inline(hook_, tables_, prepared_, filters, scratch_, out);
+    if (range_events_ == 0) {
+      match_inline(hook_, tables_, prepared_, filters, scratch_, out);
+      return out;
+    }
+    const MatchBatch batch = make_batch(tables_, prepared_, filters, scratch_, 1);
+    for (std::size_t b = 0; b < events.size(); b += range_events_)
+      hook_.match(batch, static_cast<std::uint32_t>(b),
+                  static_cast<std::uint32_t>(std::min(events.size(), b + range_events_)), scratch_.hits[0]);
+    append_results(tables_, prepared_.ids(), batch.bitmaps, batch.words, scratch_.hits, filters, out);
     return out;
   }
   sextant::matching::gpu::MatchGpu& hook() { return hook_; }
 
  private:
+  std::size_t range_events_;
   MatchTables tables_;
   std::vector<std::uint32_t> all_;
   sextant::matching::gpu::MatchGpu hook_;
@@ -179,6 +190,39 @@ TEST(MatchingGpu, PageLockedBatchesAreCopiedStraightFromTheirColumns) {
     const bool staged = events != &numbers;
     EXPECT_EQ(m.hook().uploads().direct_batches, direct + (staged ? 0 : 1)) << events->size();
     direct = m.hook().uploads().direct_batches;
+    for (std::size_t e = 0; e < events->size(); ++e) {
+      const OracleMatch want = oracle_match(filters, (*events)[e]);
+      ASSERT_EQ(std::vector<FilterId>(r.filters_of(e).begin(), r.filters_of(e).end()), want.filters) << e;
+      ASSERT_EQ(std::vector<InterfaceId>(r.interfaces_of(e).begin(), r.interfaces_of(e).end()),
+                want.interfaces)
+          << e;
+    }
+  }
+#endif
+}
+
+// Ranges inside a batch (a team's chunks) go straight from the columns too, with their offsets
+// as they are: every range from the policy's threshold on, whatever its first event.
+TEST(MatchingGpu, PageLockedRangesAreCopiedStraightFromTheirColumns) {
+  SEXTANT_REQUIRE_GPUS(1);
+#if SEXTANT_HAS_CUDA
+  const std::size_t range = policy::Gpu::min_direct_events + 100;
+  GpuHookMatcher m(1, true, range);
+  RandomPubSubSpec spec;
+  spec.seed = 22;
+  RandomPubSub gen(spec);
+  const std::vector<Filter> filters = gen.filters(600);
+  m.add(filter_set(filters));
+  // Three full ranges and a short last one (staged).
+  std::vector<Event> with_strings = gen.events(3 * range + 250), numbers = with_strings;
+  for (Event& e : numbers)
+    std::erase_if(e.attributes, [](const Attribute& a) { return a.value.type() == ValueType::string; });
+  std::uint64_t direct = m.hook().uploads().direct_batches;
+  for (const std::vector<Event>* events : {&numbers, &with_strings}) {
+    const MatchResults r = m.match(EventBatch{std::span<const Event>(*events)}, true);
+    EXPECT_EQ(m.hook().uploads().direct_batches, direct + (events == &numbers ? 3 : 0)) << events->size();
+    direct = m.hook().uploads().direct_batches;
+    ASSERT_EQ(r.events.size(), events->size());
     for (std::size_t e = 0; e < events->size(); ++e) {
       const OracleMatch want = oracle_match(filters, (*events)[e]);
       ASSERT_EQ(std::vector<FilterId>(r.filters_of(e).begin(), r.filters_of(e).end()), want.filters) << e;

@@ -113,5 +113,25 @@ gside)
   done; done > $o/gside.txt 2>&1; el "gside done"
   ;;
 esac; done
+# Appended, fifth part: ranges inside a batch copied straight from the page-locked columns, with
+# .bench/scratch-range.patch (a copy beside this script): SX_WHOLE_ONLY=1 copies only whole batches
+# straight, as before. One phase, writing into $out as it goes (little device time was left).
+r=/tmp/rr
+for phase in $phases; do case $phase in
+rall)
+  ( cmake -S $root -B $r -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON >/dev/null &&
+    cmake --build $r -j $jobs --target matching_gpu_tests matching_bench ) > $out/rbuild.log 2>&1
+  el "build rc=$?"; grep -E "error|FAILED" $out/rbuild.log | head -20
+  f=$r/tests/matching/matching_gpu_tests
+  timeout 60 $f --gtest_brief=1 > $out/r-matching_gpu_tests.log 2>&1; el "tests rc=$? $(grep -E 'PASSED|FAILED' $out/r-matching_gpu_tests.log | head -3 | tr '\n' ' ')"
+  timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 $f --gtest_brief=1 --gtest_filter='MatchingGpu.PageLocked*' > $out/r-memcheck.log 2>&1
+  el "memcheck rc=$? $(grep -E 'ERROR SUMMARY|PASSED|FAILED' $out/r-memcheck.log | head -3 | tr '\n' ' ')"
+  for rep in 1 2; do for batch in 65536 4096; do for cfg in "all new" "all old" "gpu0 new"; do
+    set -- $cfg; [ $2 = old ] && export SX_WHOLE_ONLY=1 || unset SX_WHOLE_ONLY
+    echo "== $1 batch $batch $2 #$rep"
+    timeout 20 $r/bench/matching/matching_bench --experiment default --devices $1 --batch $batch --events 131072 --repeats 3 --mode throughput 2>&1 | grep -E "^default|per batch"
+  done; done; done >> $out/rside.txt 2>&1; el "rside done"
+  ;;
+esac; done
 # Last: everything into one file (after every phase above).
 for phase in $phases; do [ $phase = pack ] && { tar czf $out/s23.tgz -C $o . ; el "packed"; }; done

@@ -162,6 +162,26 @@ TEST(MatchingGpu, ChangesReachTheGpuAsDeltas) {
 #endif
 }
 
+#if SEXTANT_HAS_CUDA
+// Every event's matched filters and interfaces against the brute-force oracle.
+void expect_oracle_results(const MatchResults& r, const std::vector<Filter>& filters,
+                           const std::vector<Event>& events) {
+  ASSERT_EQ(r.events.size(), events.size());
+  for (std::size_t e = 0; e < events.size(); ++e) {
+    const OracleMatch want = oracle_match(filters, events[e]);
+    ASSERT_EQ(std::vector<FilterId>(r.filters_of(e).begin(), r.filters_of(e).end()), want.filters) << e;
+    ASSERT_EQ(std::vector<InterfaceId>(r.interfaces_of(e).begin(), r.interfaces_of(e).end()), want.interfaces)
+        << e;
+  }
+}
+
+std::vector<Event> without_strings(std::vector<Event> events) {
+  for (Event& e : events)
+    std::erase_if(e.attributes, [](const Attribute& a) { return a.value.type() == ValueType::string; });
+  return events;
+}
+#endif
+
 // Batches without strings in page-locked memory go up straight from their columns; a batch with
 // strings through the staging buffer. Both against the oracle.
 TEST(MatchingGpu, PageLockedBatchesAreCopiedStraightFromTheirColumns) {
@@ -176,10 +196,8 @@ TEST(MatchingGpu, PageLockedBatchesAreCopiedStraightFromTheirColumns) {
   // Large batches without strings go straight from their columns; a batch with strings, or one
   // below the policy's threshold, is staged.
   const std::size_t large = policy::Gpu::min_direct_events + 300;
-  std::vector<Event> with_strings = gen.events(large), numbers = with_strings;
-  for (Event& e : numbers)
-    std::erase_if(e.attributes, [](const Attribute& a) { return a.value.type() == ValueType::string; });
-  std::vector<Event> few_numbers(numbers.begin(), numbers.begin() + 700);
+  const std::vector<Event> with_strings = gen.events(large), numbers = without_strings(with_strings);
+  const std::vector<Event> few_numbers(numbers.begin(), numbers.begin() + 700);
   bool has_string = false;
   for (const Event& e : with_strings)
     for (const Attribute& a : e.attributes) has_string |= a.value.type() == ValueType::string;
@@ -190,13 +208,7 @@ TEST(MatchingGpu, PageLockedBatchesAreCopiedStraightFromTheirColumns) {
     const bool staged = events != &numbers;
     EXPECT_EQ(m.hook().uploads().direct_batches, direct + (staged ? 0 : 1)) << events->size();
     direct = m.hook().uploads().direct_batches;
-    for (std::size_t e = 0; e < events->size(); ++e) {
-      const OracleMatch want = oracle_match(filters, (*events)[e]);
-      ASSERT_EQ(std::vector<FilterId>(r.filters_of(e).begin(), r.filters_of(e).end()), want.filters) << e;
-      ASSERT_EQ(std::vector<InterfaceId>(r.interfaces_of(e).begin(), r.interfaces_of(e).end()),
-                want.interfaces)
-          << e;
-    }
+    ASSERT_NO_FATAL_FAILURE(expect_oracle_results(r, filters, *events));
   }
 #endif
 }
@@ -214,22 +226,14 @@ TEST(MatchingGpu, PageLockedRangesAreCopiedStraightFromTheirColumns) {
   const std::vector<Filter> filters = gen.filters(600);
   m.add(filter_set(filters));
   // Three full ranges and a short last one (staged).
-  std::vector<Event> with_strings = gen.events(3 * range + 250), numbers = with_strings;
-  for (Event& e : numbers)
-    std::erase_if(e.attributes, [](const Attribute& a) { return a.value.type() == ValueType::string; });
+  const std::vector<Event> with_strings = gen.events(3 * range + 250),
+                           numbers = without_strings(with_strings);
   std::uint64_t direct = m.hook().uploads().direct_batches;
   for (const std::vector<Event>* events : {&numbers, &with_strings}) {
     const MatchResults r = m.match(EventBatch{std::span<const Event>(*events)}, true);
     EXPECT_EQ(m.hook().uploads().direct_batches, direct + (events == &numbers ? 3 : 0)) << events->size();
     direct = m.hook().uploads().direct_batches;
-    ASSERT_EQ(r.events.size(), events->size());
-    for (std::size_t e = 0; e < events->size(); ++e) {
-      const OracleMatch want = oracle_match(filters, (*events)[e]);
-      ASSERT_EQ(std::vector<FilterId>(r.filters_of(e).begin(), r.filters_of(e).end()), want.filters) << e;
-      ASSERT_EQ(std::vector<InterfaceId>(r.interfaces_of(e).begin(), r.interfaces_of(e).end()),
-                want.interfaces)
-          << e;
-    }
+    ASSERT_NO_FATAL_FAILURE(expect_oracle_results(r, filters, *events));
   }
 #endif
 }

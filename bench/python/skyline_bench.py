@@ -2,9 +2,10 @@
 """Full-space skylines from Python: sextant.skyline against moocore.is_nondominated, paretoset
 (with numba) and pymoo's find_non_dominated, on the same data, machine and run, one core each
 (every run in a child process pinned with taskset to one CPU, thread pools of one); and the C++
-API's time on the same workloads (bench/skycube/skyline_bench). Also: the call overhead of a
-100-point skyline, and the whole skycube from Python against a loop of moocore.is_nondominated
-over every subspace. Prints a table and writes CSV.
+API's time on the same workloads (bench/skycube/skyline_bench: "c++ api" on a dataset built
+before the clock, "c++ view" on a view of the caller's values made inside it, as Python does).
+Also: the call overhead of a 100-point skyline, and the whole skycube from Python against a loop
+of moocore.is_nondominated over every subspace. Prints a table and writes CSV.
 
   python bench/python/skyline_bench.py --cli build/apps/sextant --cxx build/bench/skycube/skyline_bench \\
       --data /tmp/skyline-data [--workloads indep:1000000:4,anti:200000:12] [--repeats 3] \\
@@ -164,6 +165,8 @@ def main():
                                         "--repeats", str(args.repeats)], env=env, capture_output=True, text=True,
                                  check=True).stdout.split("\n")[1].split()
             results["c++ api"] = {"median": float(out[5]), "count": int(out[4]), "hash": None}
+            # The same call on a Dataset::view made inside the clock: the C++ path of a Python call.
+            results["c++ view"] = {"median": float(out[7]), "count": int(out[4]), "hash": None}
         for peer in args.peers.split(","):
             try:
                 p = subprocess.run(pin + [sys.executable, __file__, "--child", peer, path, str(args.repeats)],

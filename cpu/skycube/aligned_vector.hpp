@@ -29,4 +29,16 @@ struct CacheAlignedAllocator {
 template <class T>
 using AlignedVector = std::vector<T, CacheAlignedAllocator<T>>;
 
+// The bytes a vector's storage holds.
+template <class T, class A>
+std::size_t capacity_bytes(const std::vector<T, A>& v) noexcept {
+  return v.capacity() * sizeof(T);
+}
+
+template <class... Vectors>
+requires(sizeof...(Vectors) > 1) std::size_t capacity_bytes(const Vectors&... v)
+noexcept {
+  return (capacity_bytes(v) + ...);
+}
+
 }  // namespace sextant::cpu::detail

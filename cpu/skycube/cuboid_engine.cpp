@@ -86,6 +86,14 @@ void CuboidEngine::run(const Dataset& data, CandidateList candidates, Mask mask,
   }
 }
 
+std::size_t CuboidEngine::capacity_bytes() const noexcept {
+  std::size_t bytes = sorted_.capacity_bytes() +
+                      detail::capacity_bytes(verdicts_, survivors_[0], survivors_[1], sample_,
+                                             sample_skyline_, sample_rest_, filter_.columns, filter_.values);
+  for (const CuboidState& part : parts_) bytes += part.capacity_bytes();
+  return bytes + (sample_engine_ ? sample_engine_->capacity_bytes() : 0);
+}
+
 bool CuboidEngine::fit_prefilter(const Dataset& data, CandidateList candidates, Mask mask, bool strict,
                                  const CuboidKernels& kernels) {
   const std::size_t m = candidates.size();

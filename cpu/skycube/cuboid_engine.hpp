@@ -1,10 +1,13 @@
 // The CPU cuboid algorithm behind the cuboid hooks (cuboid_cpu.hpp) and ExtendedSkylineCpu: a Hybrid-style
 // (Chester et al., ICDE 2015) tiled skyline over one subspace with mask and code tests before SIMD dominance
 // tests (see cuboid_state.hpp). An engine keeps its buffers between runs, so a hook that computes many
-// cuboids allocates only while they grow.
+// cuboids allocates only while they grow, and hooks take their engines from those kept between
+// calls (take_engine below).
 #pragma once
 
+#include <cstddef>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "core/dataset.hpp"
@@ -31,6 +34,9 @@ class CuboidEngine {
            std::vector<PointId>& skyline, std::vector<PointId>& extended_only,
            const CuboidKernels& kernels = best_cuboid_kernels(), bool skyline_only = false);
 
+  // The bytes its buffers hold (their capacity), the sample's engine included.
+  std::size_t capacity_bytes() const noexcept;
+
  private:
   // The candidates no filter point removes, or `candidates` when a prefilter would not pay.
   CandidateList prefilter(const Dataset& data, CandidateList candidates, Mask mask, bool strict, int threads,
@@ -53,18 +59,38 @@ class CuboidEngine {
   std::unique_ptr<CuboidEngine> sample_engine_;  // the sample's skyline
 };
 
-// A lazily created engine that copies as empty: lets the hook types stay aggregates
-// (ParallelCuboidCpu{.threads = 8}) while reusing buffers across calls.
+// Engines kept between calls. Every skyline or skycube call starts its own scheduler, workers and
+// hooks, so an engine that died with its hook would fault its scratch (about 28 bytes a candidate)
+// in afresh on the next call, however the allocator treats freed blocks. take_engine() hands out a
+// kept engine (or a new one); keep_engine() keeps one while at most CuboidPolicy::kept_engines
+// engines holding at most CuboidPolicy::kept_bytes of buffers are kept, and frees it otherwise.
+// Thread-safe.
+std::unique_ptr<CuboidEngine> take_engine();
+void keep_engine(std::unique_ptr<CuboidEngine> engine) noexcept;
+// The engines kept now and the bytes their buffers hold (for tests).
+std::pair<std::size_t, std::size_t> kept_engines() noexcept;
+
+// An engine taken from the kept ones on first use and kept again when the holder dies; copies as
+// empty: lets the hook types stay aggregates (ParallelCuboidCpu{.threads = 8}).
 class EngineCache {
  public:
   EngineCache() = default;
   EngineCache(const EngineCache&) {}
   EngineCache& operator=(const EngineCache&) { return *this; }
   EngineCache(EngineCache&&) noexcept = default;
-  EngineCache& operator=(EngineCache&&) noexcept = default;
+  EngineCache& operator=(EngineCache&& other) noexcept {
+    if (this != &other) {
+      if (engine_) keep_engine(std::move(engine_));
+      engine_ = std::move(other.engine_);
+    }
+    return *this;
+  }
+  ~EngineCache() {
+    if (engine_) keep_engine(std::move(engine_));
+  }
 
   CuboidEngine& get() {
-    if (!engine_) engine_ = std::make_unique<CuboidEngine>();
+    if (!engine_) engine_ = take_engine();
     return *engine_;
   }
 

@@ -43,6 +43,12 @@ void radix_sort(std::vector<std::uint32_t>& keys, std::vector<std::uint32_t>& va
 
 }  // namespace
 
+std::size_t SortedCandidates::capacity_bytes() const noexcept {
+  return detail::capacity_bytes(ids, positions, run_end, keys_, key_scratch_, pos_scratch_, packed_,
+                                sample_) +
+         detail::capacity_bytes(quantiser.bound, quantiser.scale);
+}
+
 void SortedCandidates::prepare(const Dataset& dataset, CandidateList candidates, Mask subspace,
                                bool classify_mode, int threads) {
   data = &dataset;
@@ -165,6 +171,13 @@ void ConfirmedSet::reset(int d, int stride, int code_words, Mask mask) {
   live_.resize(tail_capacity_ + CuboidPolicy::simd_pad, stride_, code_words_);
 }
 
+std::size_t ConfirmedSet::capacity_bytes() const noexcept {
+  const auto storage = [](const Storage& s) {
+    return detail::capacity_bytes(s.below_median, s.positions, s.codes, s.rows);
+  };
+  return storage(live_) + storage(spare_) + detail::capacity_bytes(start_, count_, capacity_, order_);
+}
+
 ConfirmedView ConfirmedSet::view() const noexcept {
   return {live_.codes.data(),
           live_.rows.data(),
@@ -240,6 +253,10 @@ void ConfirmedSet::regroup() {
 
 // ---- BlockState --------------------------------------------------------------------------------
 
+std::size_t BlockState::capacity_bytes() const noexcept {
+  return detail::capacity_bytes(rows, codes, below_median, first, final_verdict);
+}
+
 void BlockState::resize(std::size_t points, int stride, int words) {
   code_words = words;
   rows.resize(points * static_cast<std::size_t>(stride));
@@ -247,6 +264,10 @@ void BlockState::resize(std::size_t points, int stride, int words) {
   below_median.resize(points);
   first.resize(points);
   final_verdict.resize(points);
+}
+
+std::size_t WitnessList::capacity_bytes() const noexcept {
+  return detail::capacity_bytes(codes, rows, prefix);
 }
 
 void WitnessList::build(const BlockState& block) {

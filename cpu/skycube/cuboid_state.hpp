@@ -67,6 +67,10 @@ struct CuboidPolicy {
   static constexpr std::size_t prefilter_candidates = 256;
   static constexpr double prefilter_min_pruned = 0.25;
   static constexpr int prefilter_rounds = 3;
+  // Engines kept between calls (cuboid_engine.hpp), and the most bytes of buffers they may hold:
+  // an anti-correlated million points leave about 30 MB in one engine.
+  static constexpr std::size_t kept_engines = 16;
+  static constexpr std::size_t kept_bytes = std::size_t{256} << 20;
 };
 
 // Candidate ids: an ascending list, or (list empty, count given) all points 0 .. count-1.
@@ -139,6 +143,7 @@ struct SortedCandidates {
 
   // Scores, sorts and fits the quantiser; `threads` > 1 parallelises the scoring.
   void prepare(const Dataset& data, CandidateList candidates, Mask mask, bool classify, int threads);
+  std::size_t capacity_bytes() const noexcept;
 
  private:
   void fit_quantiser(const Dataset& data, CandidateList candidates);
@@ -182,6 +187,7 @@ class ConfirmedSet {
   void add(const float* row, const std::uint64_t* codes, std::uint32_t below_median, std::uint32_t position);
   std::size_t size() const noexcept { return size_; }
   ConfirmedView view() const noexcept;
+  std::size_t capacity_bytes() const noexcept;
 
  private:
   struct Storage {
@@ -216,6 +222,7 @@ struct BlockState {
 
   std::size_t size() const noexcept { return end - begin; }
   void resize(std::size_t points, int stride, int code_words);
+  std::size_t capacity_bytes() const noexcept;
 };
 
 // The tile's points that survived phase 1 as witnesses, compacted in tile order, for phase 2.
@@ -225,6 +232,7 @@ struct WitnessList {
   std::vector<std::uint32_t> prefix;  // witnesses before block point r (size() + 1 entries)
 
   void build(const BlockState& block);
+  std::size_t capacity_bytes() const noexcept;
 };
 
 // One partition's computation.
@@ -235,6 +243,10 @@ struct CuboidState {
   BlockState block;
   WitnessList witnesses;
   double survival = 1.0;  // witnesses per point in the last tile
+
+  std::size_t capacity_bytes() const noexcept {
+    return confirmed.capacity_bytes() + block.capacity_bytes() + witnesses.capacity_bytes();
+  }
 };
 
 // The hot loops, one instantiation per ISA (cuboid_kernels_{scalar,avx2,avx512}.cpp).

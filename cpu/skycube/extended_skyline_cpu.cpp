@@ -20,9 +20,9 @@ std::vector<PointId> ExtendedSkylineCpu::extended_skyline(const Dataset& data) {
 
 skycube::CuboidOutput ExtendedSkylineCpu::full_cuboid(const Dataset& data) {
   skycube::CuboidOutput out;
-  detail::CuboidEngine engine;
+  detail::EngineCache engine;
   detail::CandidateList all{{}, data.size(), true};
-  engine.run(data, all, full_mask(data.dims()), true, std::max(threads, 1), out.skyline, out.extended_only);
+  engine.get().run(data, all, full_mask(data.dims()), true, std::max(threads, 1), out.skyline, out.extended_only);
   return out;
 }
 

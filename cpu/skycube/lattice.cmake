@@ -4,6 +4,7 @@
 target_sources(sextant_cpu PRIVATE
   skycube/cuboid_state.cpp
   skycube/cuboid_engine.cpp
+  skycube/engine_pool.cpp
   skycube/cuboid_kernels_scalar.cpp
   skycube/cuboid_kernels_avx2.cpp
   skycube/cuboid_kernels_avx512.cpp

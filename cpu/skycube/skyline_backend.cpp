@@ -14,9 +14,7 @@ std::vector<PointId> skyline_here(const Dataset& data, Mask subspace) {
     return cpu::small_skyline(data, subspace);
   std::vector<PointId> ids(data.size());
   std::iota(ids.begin(), ids.end(), PointId{0});
-  // One hook per thread, kept: its engine's buffers (sized for at most direct_max_points points)
-  // are reused by the thread's next small skyline instead of allocated again.
-  thread_local cpu::ParallelCuboidCpu hook{1};
+  cpu::ParallelCuboidCpu hook{1};  // its engine is a kept one (cuboid_engine.hpp)
   skycube::CuboidOutput out;
   hook.compute(skycube::CuboidInput{data, ids, subspace, true}, out);
   return std::move(out.skyline);

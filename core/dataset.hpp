@@ -30,6 +30,11 @@ class Dataset {
   // A dataset over the caller's values, without a copy (every column "min"): the caller keeps
   // them alive and unchanged while the dataset or a copy of it is used. The same checks as above.
   static Dataset view(std::size_t n, int d, std::span<const float> values, std::string origin = "dataset");
+  // Whether rows of d floats starting at `values` straddle cache lines only because of where they
+  // start: rows of 4, 8, 16, 32 or 64 bytes each fit in a line when the first starts on a multiple
+  // of the row size (an owned Dataset's values start on a line). A caller that may copy (the
+  // Python package: NumPy aligns arrays on 16 bytes) copies such values instead of viewing them.
+  static bool rows_straddle_lines(const float* values, int d) noexcept;
   // A dataset that takes over `values` without a copy: n * d values, row-major, already in
   // minimisation form (the max columns negated). The same checks as above.
   static Dataset adopt(std::size_t n, int d, AlignedBuffer<float> values,

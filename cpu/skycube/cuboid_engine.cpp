@@ -87,9 +87,10 @@ void CuboidEngine::run(const Dataset& data, CandidateList candidates, Mask mask,
 }
 
 std::size_t CuboidEngine::capacity_bytes() const noexcept {
-  std::size_t bytes = sorted_.capacity_bytes() +
-                      detail::capacity_bytes(verdicts_, survivors_[0], survivors_[1], sample_,
-                                             sample_skyline_, sample_rest_, filter_.columns, filter_.values);
+  std::size_t bytes =
+      sorted_.capacity_bytes() + detail::capacity_bytes(verdicts_, survivors_[0], survivors_[1], sample_,
+                                                        sample_skyline_, sample_rest_, filter_.columns,
+                                                        filter_.values, removal_values_);
   for (const CuboidState& part : parts_) bytes += part.capacity_bytes();
   return bytes + (sample_engine_ ? sample_engine_->capacity_bytes() : 0);
 }
@@ -114,28 +115,22 @@ bool CuboidEngine::fit_prefilter(const Dataset& data, CandidateList candidates, 
   f.columns.clear();
   for (Mask rest = mask; rest != 0; rest &= rest - 1) f.columns.push_back(std::countr_zero(rest));
   const std::size_t columns = f.columns.size();
-  const auto removes = [&](PointId q, PointId p) {
-    bool le = true, lt_some = false, lt_all = true;
-    for (std::size_t c = 0; c < columns && le; ++c) {
-      const float a = data(q, f.columns[c]);
-      const float b = data(p, f.columns[c]);
-      le = a <= b;
-      lt_some = lt_some || a < b;
-      lt_all = lt_all && a < b;
-    }
-    return strict ? le && lt_all : le && lt_some;
-  };
   // The sample's skyline points (at most prefilter_candidates of them, evenly spread over the
   // list) each remove a set of sample points; the filter points are chosen greedily, each the one
   // that removes the most sample points the ones before it left.
   const std::size_t pool = std::min(sample_skyline_.size(), CuboidPolicy::prefilter_candidates);
   const std::size_t words = (s + 63) / 64;
-  std::vector<std::uint64_t> removed(pool * words, 0);
-  for (std::size_t k = 0; k < pool; ++k) {
-    const PointId q = sample_skyline_[k * sample_skyline_.size() / pool];
-    for (std::size_t i = 0; i < s; ++i)
-      if (removes(q, sample_[i])) removed[k * words + i / 64] |= std::uint64_t{1} << (i % 64);
+  const std::size_t padded = words * 64;
+  removal_values_.assign(columns * (padded + pool), std::numeric_limits<float>::quiet_NaN());
+  float* const sample_values = removal_values_.data();
+  float* const pool_values = sample_values + columns * padded;
+  for (std::size_t c = 0; c < columns; ++c) {
+    for (std::size_t i = 0; i < s; ++i) sample_values[c * padded + i] = data(sample_[i], f.columns[c]);
+    for (std::size_t k = 0; k < pool; ++k)
+      pool_values[c * pool + k] = data(sample_skyline_[k * sample_skyline_.size() / pool], f.columns[c]);
   }
+  std::vector<std::uint64_t> removed(pool * words);
+  kernels.prefilter_removals(sample_values, padded, pool_values, pool, columns, strict, removed.data());
   std::vector<std::uint64_t> left(words, ~std::uint64_t{0});
   f.values.assign(columns * Prefilter::lanes, std::numeric_limits<float>::quiet_NaN());
   f.count = 0;

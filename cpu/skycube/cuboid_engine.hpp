@@ -56,6 +56,7 @@ class CuboidEngine {
   std::vector<Verdict> verdicts_;   // per candidate position
   Prefilter filter_;
   std::vector<PointId> survivors_[2], sample_, sample_skyline_, sample_rest_;
+  std::vector<float> removal_values_;            // the sample's and the filter candidates' values, by column
   std::unique_ptr<CuboidEngine> sample_engine_;  // the sample's skyline
 };
 

@@ -684,6 +684,40 @@ std::size_t prefilter(const Dataset& data, CandidateList candidates, std::size_t
                   : prefilter_columns<Isa, false>(data, candidates, begin, end, f, out);
 }
 
+// Which sample points each filter candidate removes, 64 sample points at a time: plain loops that
+// each ISA's flags vectorise, and a multiply that gathers the low bit of 8 flag bytes into one
+// byte (byte j's bit lands on bit j).
+template <class Isa>
+void prefilter_removals(const float* sample, std::size_t padded, const float* candidates, std::size_t pool,
+                        std::size_t columns, bool strict, std::uint64_t* removed) noexcept {
+  constexpr std::uint64_t gather = 0x0102040810204080ull;
+  const std::size_t words = padded / 64;
+  for (std::size_t k = 0; k < pool; ++k) {
+    for (std::size_t w = 0; w < words; ++w) {
+      alignas(64) std::uint8_t le[64], lt_some[64], lt_all[64];
+      for (std::size_t i = 0; i < 64; ++i) le[i] = 1, lt_some[i] = 0, lt_all[i] = 1;
+      for (std::size_t c = 0; c < columns; ++c) {
+        const float a = candidates[c * pool + k];
+        const float* v = sample + c * padded + w * 64;
+        for (std::size_t i = 0; i < 64; ++i) {
+          le[i] &= static_cast<std::uint8_t>(a <= v[i]);
+          lt_some[i] |= static_cast<std::uint8_t>(a < v[i]);
+          lt_all[i] &= static_cast<std::uint8_t>(a < v[i]);
+        }
+      }
+      const std::uint8_t* lt = strict ? lt_all : lt_some;
+      std::uint64_t bits = 0;
+      for (std::size_t j = 0; j < 8; ++j) {
+        std::uint64_t a = 0, b = 0;
+        std::memcpy(&a, le + 8 * j, 8);
+        std::memcpy(&b, lt + 8 * j, 8);
+        bits |= ((a & b) * gather >> 56) << (8 * j);
+      }
+      removed[k * words + w] = bits;
+    }
+  }
+}
+
 // Picks the instantiation for the mode and the code width once per call (a chunk of points).
 template <class Isa, template <class, bool, int> class Phase, class... Args>
 void dispatch(const SortedCandidates& s, Args&&... args) {
@@ -736,6 +770,7 @@ void cross(std::span<CuboidState> parts, std::size_t scratch, std::size_t begin,
 namespace sextant::cpu::detail {
 template <class Isa>
 CuboidKernels cuboid_kernels() noexcept {
-  return {&kernels::prefilter<Isa>, &kernels::phase1<Isa>, &kernels::phase2<Isa>, &kernels::cross<Isa>};
+  return {&kernels::prefilter<Isa>, &kernels::prefilter_removals<Isa>, &kernels::phase1<Isa>,
+          &kernels::phase2<Isa>, &kernels::cross<Isa>};
 }
 }  // namespace sextant::cpu::detail

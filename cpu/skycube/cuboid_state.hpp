@@ -259,6 +259,13 @@ struct CuboidKernels {
   // order; returns how many.
   std::size_t (*prefilter)(const Dataset& data, CandidateList candidates, std::size_t begin, std::size_t end,
                            const Prefilter& filter, PointId* out);
+  // Which sample points each filter candidate removes (Prefilter's rule, strict or not): bit i of
+  // removed[k * padded / 64 + i / 64] for candidate k and sample point i. Column-major values:
+  // sample[c * padded + i] (padded: a multiple of 64, NaN past the sample, which nothing removes)
+  // and candidates[c * pool + k].
+  void (*prefilter_removals)(const float* sample, std::size_t padded, const float* candidates,
+                             std::size_t pool, std::size_t columns, bool strict,
+                             std::uint64_t* removed) noexcept;
   void (*phase1)(CuboidState& state, std::size_t begin, std::size_t end);
   void (*phase2)(CuboidState& state, std::size_t begin, std::size_t end);
   void (*cross)(std::span<CuboidState> parts, std::size_t scratch, std::size_t begin, std::size_t end,

@@ -27,15 +27,17 @@ nb::ndarray<nb::numpy, std::int64_t, nb::ndim<1>> ids_to_numpy(const std::vector
 
 namespace {
 
-// The points as a Dataset: a view of the array (no copy) when every column is "min"; a copy with
-// the max columns negated otherwise. The array must outlive the dataset (the call holds it).
+// The points as a Dataset: a view of the array (no copy) when every column is "min" and its rows
+// sit in cache lines as well as an owned copy's would; a copy otherwise, with the max columns
+// negated. The array must outlive the dataset (the call holds it).
 Dataset dataset_of(const HostArray<float, 2>& points, const std::vector<bool>& max_columns) {
   const std::size_t n = points.shape(0);
   const int d = static_cast<int>(points.shape(1));
   const std::span<const float> values(points.data(), n * points.shape(1));
   bool any_max = false;
   for (const bool m : max_columns) any_max = any_max || m;
-  if (!any_max) return Dataset::view(n, d, values, "points");
+  if (!any_max && !Dataset::rows_straddle_lines(values.data(), d))
+    return Dataset::view(n, d, values, "points");
   std::vector<Preference> prefs;
   for (const bool m : max_columns) prefs.push_back(m ? Preference::max : Preference::min);
   return Dataset(n, d, values, std::move(prefs), "points");

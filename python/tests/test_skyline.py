@@ -41,6 +41,22 @@ def test_large_input_takes_the_scheduler_path_and_matches_paretoset():
                                       np.flatnonzero(mask))
 
 
+@pytest.mark.parametrize("d", [2, 4, 8, 16])
+@pytest.mark.parametrize("offset", [0, 4, 16, 32])
+def test_arrays_at_any_address_give_the_brute_force_skyline(d, offset):
+    """Rows that would straddle cache lines are copied, others viewed: either way the same ids."""
+    pts = random_points(1500, d, 5, 40 + d)
+    buf = np.zeros(pts.size * 4 + 128, dtype=np.uint8)
+    start = (-buf.ctypes.data) % 64 + offset
+    at = buf[start:start + pts.size * 4].view(np.float32).reshape(pts.shape)
+    at[...] = pts
+    assert at.ctypes.data % 64 == offset
+    want = brute_force_skyline(pts, tuple(range(d)))
+    np.testing.assert_array_equal(sextant.skyline(at), want)
+    if d <= 8:
+        np.testing.assert_array_equal(sextant.skycube(at).skyline(), want)
+
+
 @pytest.mark.parametrize("levels", [0, 4])
 def test_matches_paretoset_with_sense(levels):
     paretoset = pytest.importorskip("paretoset").paretoset

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "core/error.hpp"
@@ -42,6 +44,39 @@ TEST(Dataset, RejectsNonFiniteValuesNamingRowAndColumn) {
   }
 }
 
+// A view is checked in blocks: every non-finite bit pattern is found wherever it lies (in a block's
+// first or last value, past the first block), and the extreme finite values are accepted.
+TEST(Dataset, ViewChecksEveryValue) {
+  using L = std::numeric_limits<float>;
+  const std::vector<float> finite = {L::max(), -L::max(), L::denorm_min(), -L::denorm_min(), L::min(), -0.0f,
+                                     0.0f,     1.0f};
+  const std::vector<float> bad = {L::quiet_NaN(),
+                                  -L::quiet_NaN(),
+                                  L::signaling_NaN(),
+                                  L::infinity(),
+                                  -L::infinity(),
+                                  std::bit_cast<float>(0x7FC12345u),
+                                  std::bit_cast<float>(0xFF800001u)};
+  const int d = 3;
+  const std::size_t n = 1500;
+  std::vector<float> values(n * d);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = finite[i % finite.size()];
+  EXPECT_NO_THROW(Dataset::view(n, d, values));
+  for (const std::size_t at :
+       {std::size_t{0}, std::size_t{1023}, std::size_t{1024}, std::size_t{2500}, n * d - 1})
+    for (const float b : bad) {
+      std::vector<float> v = values;
+      v[at] = b;
+      try {
+        Dataset::view(n, d, v, "view");
+        ADD_FAILURE() << "accepted bits " << std::bit_cast<std::uint32_t>(b) << " at " << at;
+      } catch (const Error& e) {
+        const std::string expected = "row " + std::to_string(at / d) + ", column " + std::to_string(at % d);
+        EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+      }
+    }
+}
+
 // adopt() keeps the caller's buffer (values already in minimisation form) and checks it like
 // the constructor: the first non-finite value is named wherever it lies.
 TEST(Dataset, AdoptTakesTheBufferWithoutACopy) {
@@ -71,6 +106,24 @@ TEST(Dataset, AdoptTakesTheBufferWithoutACopy) {
     }
   }
   EXPECT_THROW(Dataset::adopt(2, 3, AlignedBuffer<float>(5)), Error);
+}
+
+// Rows of 4, 8, 16, 32 or 64 bytes straddle lines exactly when they do not start on a multiple of
+// their size; other row sizes straddle wherever they start, so no start is worse than another.
+TEST(Dataset, RowsStraddleLinesOnlyOffTheirSize) {
+  alignas(64) static float values[64] = {};
+  const auto at = [](std::size_t bytes) {
+    return reinterpret_cast<const float*>(reinterpret_cast<const char*>(values) + bytes);
+  };
+  for (const int d : {1, 2, 4, 8, 16}) {
+    const std::size_t row = 4 * static_cast<std::size_t>(d);
+    for (std::size_t offset = 0; offset < 64; offset += 4)
+      EXPECT_EQ(Dataset::rows_straddle_lines(at(offset), d), offset % row != 0)
+          << "d " << d << ", offset " << offset;
+  }
+  for (const int d : {3, 5, 6, 7, 12, 17, 32})
+    for (std::size_t offset = 0; offset < 64; offset += 4)
+      EXPECT_FALSE(Dataset::rows_straddle_lines(at(offset), d)) << "d " << d << ", offset " << offset;
 }
 
 TEST(Dataset, RejectsBadShapes) {

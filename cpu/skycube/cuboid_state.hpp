@@ -54,7 +54,7 @@ struct CuboidPolicy {
   static constexpr std::size_t parallel_min_points = 4096;  // fewer candidates: one thread
   static constexpr std::size_t cross_chunk = 256;           // sorted positions per cross-phase work item
   static constexpr int max_group_bits = 12;                 // at most 4096 groups
-  static constexpr std::size_t points_per_group = 16;       // grouping granularity
+  static constexpr std::size_t points_per_group = 64;       // grouping granularity
   static constexpr std::size_t min_quantiser_sample = 32;   // candidates sampled for the quantiser:
   static constexpr std::size_t max_quantiser_sample = 256;  //   m / 16, within these bounds
   static constexpr std::size_t min_tail = 64;               // ungrouped witnesses before regrouping

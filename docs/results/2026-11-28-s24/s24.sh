@@ -6,6 +6,8 @@
 #            GPU), the skycube device mixes on gpu0, the skyline front door on gpu0
 #   match    matching_bench on gpu0 and on every device at 4 096 and 65 536 events, three rounds
 #   sky      skyline_bench (the C++ skyline front door): one core, 16 cores, gpu0
+#   x2       on nvidia-h200-x2: build the CLI (/tmp/x), then the skycube of anti 1M x 16 with MDMC
+#            on gpu0 and on gpu0,gpu1, alternating, two rounds (issue 19's two-GPU scaling)
 # Logs go straight to $OUT (a call returns what it wrote even if it runs out of time).
 set -uo pipefail
 phases="$*"  # the phase loops read this: `set --` in a phase would change "$@"
@@ -46,5 +48,15 @@ sky)
     taskset -c 2 $sb --dists indep,anti --n 200000 --d 12 --threads 1 --repeats 5
     $sb --dists indep,anti --n 1000000 --d 4,8 --threads 16 --repeats 5
     $sb --dists indep,anti --n 1000000 --d 4,8 --devices gpu0 --repeats 5; } > $out/sky.txt 2>&1; el "sky done"
+  ;;
+x2)
+  { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; lscpu | grep "Model name"; } > $out/machine-x2.txt 2>&1
+  ( cmake -S $root -B /tmp/x -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON -DSEXTANT_BUILD_TESTS=OFF -DSEXTANT_BUILD_BENCHMARKS=OFF >/dev/null && timeout 400 cmake --build /tmp/x -j $jobs --target sextant_cli ) > $out/x2-build.log 2>&1
+  el "x2 build rc=$?"; grep -E "error|FAILED" $out/x2-build.log | head
+  for rep in 1 2; do for dev in gpu0 gpu0,gpu1; do
+    echo "== $dev #$rep"
+    timeout 120 /tmp/x/apps/sextant skycube --generate anti:1000000:16 --template mdmc --devices $dev --format binary --output /tmp/cube.bin 2>&1 | tail -2
+    rm -f /tmp/cube.bin
+  done; done > $out/x2.txt 2>&1; el "x2 done"
   ;;
 esac; done

@@ -8,6 +8,7 @@
 #   sky      skyline_bench (the C++ skyline front door): one core, 16 cores, gpu0
 #   x2       on nvidia-h200-x2: build the CLI (/tmp/x), then the skycube of anti 1M x 16 with MDMC
 #            on gpu0 and on gpu0,gpu1, alternating, two rounds (issue 19's two-GPU scaling)
+#   x4       the same on nvidia-h200-x4 with gpu0, gpu0,gpu1 and gpu0..gpu3, the last round with --report
 # Logs go straight to $OUT (a call returns what it wrote even if it runs out of time).
 set -uo pipefail
 phases="$*"  # the phase loops read this: `set --` in a phase would change "$@"
@@ -58,5 +59,15 @@ x2)
     timeout 120 /tmp/x/apps/sextant skycube --generate anti:1000000:16 --template mdmc --devices $dev --format binary --output /tmp/cube.bin 2>&1 | tail -2
     rm -f /tmp/cube.bin
   done; done > $out/x2.txt 2>&1; el "x2 done"
+  ;;
+x4)
+  { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; lscpu | grep "Model name"; } > $out/machine-x4.txt 2>&1
+  ( cmake -S $root -B /tmp/x -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON -DSEXTANT_BUILD_TESTS=OFF -DSEXTANT_BUILD_BENCHMARKS=OFF >/dev/null && timeout 400 cmake --build /tmp/x -j $jobs --target sextant_cli ) > $out/x4-build.log 2>&1
+  el "x4 build rc=$?"; grep -E "error|FAILED" $out/x4-build.log | head
+  for rep in 1 2; do for dev in gpu0 gpu0,gpu1 gpu0,gpu1,gpu2,gpu3; do
+    echo "== $dev #$rep"; r=""; [ $rep = 2 ] && r=--report
+    timeout 120 /tmp/x/apps/sextant skycube --generate anti:1000000:16 --template mdmc --devices $dev --format binary --output /tmp/cube.bin $r 2>&1 | grep -v "computing the skycube"
+    rm -f /tmp/cube.bin
+  done; done > $out/x4.txt 2>&1; el "x4 done"
   ;;
 esac; done

@@ -29,16 +29,10 @@ struct CacheAlignedAllocator {
 template <class T>
 using AlignedVector = std::vector<T, CacheAlignedAllocator<T>>;
 
-// The bytes a vector's storage holds.
-template <class T, class A>
-std::size_t capacity_bytes(const std::vector<T, A>& v) noexcept {
-  return v.capacity() * sizeof(T);
-}
-
+// The bytes the storage of some vectors holds.
 template <class... Vectors>
-requires(sizeof...(Vectors) > 1) std::size_t capacity_bytes(const Vectors&... v)
-noexcept {
-  return (capacity_bytes(v) + ...);
+std::size_t capacity_bytes(const Vectors&... v) noexcept {
+  return (std::size_t{0} + ... + (v.capacity() * sizeof(typename Vectors::value_type)));
 }
 
 }  // namespace sextant::cpu::detail

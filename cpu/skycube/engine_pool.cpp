@@ -1,6 +1,6 @@
 // The engines kept between calls (cuboid_engine.hpp: take_engine, keep_engine).
+#include <array>
 #include <mutex>
-#include <vector>
 
 #include "cpu/skycube/cuboid_engine.hpp"
 
@@ -8,10 +8,15 @@ namespace sextant::cpu::detail {
 
 namespace {
 
+// A fixed stack of slots: keeping an engine never allocates.
 struct KeptEngines {
+  struct Slot {
+    std::unique_ptr<CuboidEngine> engine;
+    std::size_t bytes = 0;  // its buffers when kept
+  };
   std::mutex mutex;
-  std::vector<std::unique_ptr<CuboidEngine>> engines;  // the last kept on top
-  std::vector<std::size_t> bytes;                      // each one's buffers when kept
+  std::array<Slot, CuboidPolicy::kept_engines> slots;  // [0, count): the last kept on top
+  std::size_t count = 0;
   std::size_t total = 0;
 };
 
@@ -28,38 +33,30 @@ std::unique_ptr<CuboidEngine> take_engine() {
   KeptEngines& k = kept();
   {
     const std::lock_guard lock(k.mutex);
-    if (!k.engines.empty()) {
-      std::unique_ptr<CuboidEngine> engine = std::move(k.engines.back());
-      k.engines.pop_back();
-      k.total -= k.bytes.back();
-      k.bytes.pop_back();
-      return engine;
+    if (k.count > 0) {
+      KeptEngines::Slot& top = k.slots[--k.count];
+      k.total -= top.bytes;
+      return std::move(top.engine);
     }
   }
   return std::make_unique<CuboidEngine>();
 }
 
+// An engine over either bound is freed when `engine` goes out of scope, after the lock is released.
 void keep_engine(std::unique_ptr<CuboidEngine> engine) noexcept {
   if (!engine) return;
   const std::size_t bytes = engine->capacity_bytes();
   KeptEngines& k = kept();
   const std::lock_guard lock(k.mutex);
-  if (k.engines.size() >= CuboidPolicy::kept_engines || k.total + bytes > CuboidPolicy::kept_bytes) return;
-  try {
-    k.engines.reserve(CuboidPolicy::kept_engines);
-    k.bytes.reserve(CuboidPolicy::kept_engines);
-  } catch (...) {
-    return;  // out of memory: the engine is freed (after the lock is released) instead
-  }
-  k.engines.push_back(std::move(engine));
-  k.bytes.push_back(bytes);
+  if (k.count == k.slots.size() || k.total + bytes > CuboidPolicy::kept_bytes) return;
+  k.slots[k.count++] = {std::move(engine), bytes};
   k.total += bytes;
 }
 
 std::pair<std::size_t, std::size_t> kept_engines() noexcept {
   KeptEngines& k = kept();
   const std::lock_guard lock(k.mutex);
-  return {k.engines.size(), k.total};
+  return {k.count, k.total};
 }
 
 }  // namespace sextant::cpu::detail

@@ -53,6 +53,14 @@ struct SliceScan {
 template <class Isa>
 SliceScan scan_slice(const std::int64_t* timestamps, const std::int64_t* watermarks, std::size_t n);
 
+// Whether a slice is in order after its first tuple: timestamps and watermarks (when given) never
+// go down and no tuple is late against the watermark before it, so that tuples 1.. are all
+// accepted and none of their watermarks is ignored. Tuple 0 against the operator's watermark is
+// the caller's test.
+template <class Isa>
+bool in_order_slice(const std::int64_t* timestamps, const std::int64_t* watermarks, std::size_t n,
+                    std::int64_t lateness);
+
 // Time windows: late test, pane id from the timestamp. Count windows: pane id from the key's
 // running tuple count.
 template <StreamAggregate A, class Isa>
@@ -359,6 +367,68 @@ template <class Isa>
   if (watermarks != nullptr)
     for (std::size_t i = 0; i < n; ++i) hi = std::max(hi, watermarks[i]);
   return {lo, hi, top};
+}
+
+template <class Isa>
+[[gnu::flatten]] bool in_order_slice(const std::int64_t* ts, const std::int64_t* wms, std::size_t n,
+                                     std::int64_t lateness) {
+  std::size_t i = 1;
+#if defined(__AVX2__)
+  if constexpr (std::is_same_v<Isa, cpu::Avx2Isa>) {
+    // Branch-free blocks; a disordered slice stops at its first block.
+    constexpr std::size_t block = 256;
+    const __m256i l = _mm256_set1_epi64x(lateness);
+    const auto load = [](const std::int64_t* p) {
+      return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    };
+    while (i + 4 <= n) {
+      const std::size_t e = std::min(n - 3, i + block);
+      __m256i bad = _mm256_setzero_si256();
+      for (; i < e; i += 4) {
+        const __m256i t = load(ts + i);
+        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(load(ts + i - 1), t));
+        if (wms != nullptr) {
+          const __m256i before = load(wms + i - 1);
+          const __m256i threshold = _mm256_sub_epi64(kernel::max_epi64(before, l), l);  // late_threshold
+          bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi64(before, load(wms + i)),
+                                                     _mm256_cmpgt_epi64(threshold, t)));
+        }
+      }
+      if (!_mm256_testz_si256(bad, bad)) return false;
+    }
+  }
+#endif
+  for (; i < n; ++i)
+    if (ts[i] < ts[i - 1] ||
+        (wms != nullptr && (wms[i] < wms[i - 1] || ts[i] < kernel::late_threshold(wms[i - 1], lateness))))
+      return false;
+  return true;
+}
+
+// An in-order slice of one key (timestamps ascending, n >= 1) as pane partials: one per run of
+// tuples of one pane, in pane order. Returns how many.
+template <StreamAggregate A>
+std::size_t reduce_in_order(const std::int64_t* __restrict ts, const typename A::Input* __restrict values,
+                            std::size_t n, const PaneDivider& div, std::int64_t* __restrict panes,
+                            Partial<A>* __restrict partials) {
+  std::size_t k = 0;
+  std::int64_t pane = div(ts[0]);
+  Partial<A> acc = Partial<A>::lift(values[0], {ts[0]});
+  for (std::size_t i = 1; i < n; ++i) {
+    const std::int64_t p = div(ts[i]);
+    const Partial<A> x = Partial<A>::lift(values[i], {ts[i]});
+    if (p != pane) {
+      panes[k] = pane;
+      partials[k++] = acc;
+      pane = p;
+      acc = x;
+    } else {
+      acc = Partial<A>::combine(acc, x);
+    }
+  }
+  panes[k] = pane;
+  partials[k++] = acc;
+  return k;
 }
 
 template <StreamAggregate A, class Isa>

@@ -7,6 +7,8 @@
 namespace sextant::window::detail {
 
 template SliceScan scan_slice<cpu::Avx2Isa>(const std::int64_t*, const std::int64_t*, std::size_t);
+template bool in_order_slice<cpu::Avx2Isa>(const std::int64_t*, const std::int64_t*, std::size_t,
+                                           std::int64_t);
 #define SEXTANT_INSTANTIATE(A)                                                                        \
   template void accumulate_slice<A, cpu::Avx2Isa>(PaneShard<A>&, const PaneInput<typename A::Input>&, \
                                                   const PaneDivider&, std::int64_t, bool, PaneTally&);

@@ -51,10 +51,14 @@ class PaneScan {
   template <class Emit>
   std::int64_t advance(const BpatShape&, const std::int64_t* ids, const P* parts, std::size_t n,
                        std::int64_t frontier, std::vector<std::uint64_t>&, Emit&& emit) {
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!walk_to(ids[i], emit)) jump(ids[i]);
-      append(parts[i], emit);
-      if (parts[i].tuples > 0) last_ = ids[i];
+    for (std::size_t i = 0; i < n;) {
+      if (ids[i] != next_ && !walk_to(ids[i], emit)) jump(ids[i]);
+      // The run of consecutive panes from i that stays inside the current block.
+      const std::size_t limit = std::min(n - i, static_cast<std::size_t>(w_) - cur_.size());
+      std::size_t k = 1;
+      while (k < limit && ids[i + k] == next_ + static_cast<std::int64_t>(k)) ++k;
+      append_run(parts + i, k, emit);
+      i += k;
     }
     walk_to(frontier, emit);  // stops early once dead: the next pane jumps
     return next_fire();
@@ -102,13 +106,45 @@ class PaneScan {
       next_end_ += s_;
     }
     ++next_;
-    if (static_cast<std::int64_t>(cur_.size()) == w_) {
-      for (std::size_t i = cur_.size() - 1; i-- > 0;) cur_[i] = P::combine(cur_[i], cur_[i + 1]);
-      std::swap(prev_, cur_);
-      cur_.clear();
-      prefix_ = P::identity();
-      ++block_;
+    if (static_cast<std::int64_t>(cur_.size()) == w_) close_block();
+  }
+
+  // Appends the k panes next_, next_ + 1, ... (inside the current block) and fires the windows
+  // that end there: append's steps with the state in registers (fine slides fire at every pane).
+  template <class Emit>
+  [[gnu::always_inline]] void append_run(const P* p, std::size_t k, Emit& emit) {
+    const std::size_t at0 = cur_.size();
+    cur_.insert(cur_.end(), p, p + k);
+    const P* prev = prev_.empty() ? nullptr : prev_.data();
+    const auto w = static_cast<std::size_t>(w_);
+    P prefix = prefix_;
+    std::int64_t id = next_, end = next_end_, last = last_;
+    std::int64_t window = (end + 1 - w_) / s_;  // starts are multiples of s_: no division per window
+    for (std::size_t j = 0; j < k; ++j, ++id) {
+      prefix = P::combine(prefix, p[j]);
+      if (p[j].tuples > 0) last = id;
+      if (id == end) {
+        const std::size_t at = at0 + j + 1;
+        const P r = at == w || prev == nullptr ? prefix : P::combine(prev[at], prefix);
+        if (r.tuples > 0) emit(window, r);
+        end += s_;
+        ++window;
+      }
     }
+    next_ = id;
+    next_end_ = end;
+    last_ = last;
+    prefix_ = prefix;
+    if (cur_.size() == w) close_block();
+  }
+
+  // The current block is full: it becomes the previous block, as suffixes.
+  void close_block() {
+    for (std::size_t i = cur_.size() - 1; i-- > 0;) cur_[i] = P::combine(cur_[i], cur_[i + 1]);
+    std::swap(prev_, cur_);
+    cur_.clear();
+    prefix_ = P::identity();
+    ++block_;
   }
 
   // The end pane (exclusive) of the first window ending at or after next_ if it holds a tuple:

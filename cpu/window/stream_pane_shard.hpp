@@ -76,6 +76,9 @@ class PaneShard {
   std::uint32_t add_key(StreamKey key);
   // A slot of pane `pane` was empty and is about to receive its first tuple.
   void new_pane(std::uint32_t id, std::int64_t pane);
+  // The highest pending pane of key `id` (ring or overflow), or INT64_MIN when it has none; may
+  // be above it after a release (never below).
+  std::int64_t max_pending(std::uint32_t id) const;
   // Merges `p` into pane `pane`, which lies outside the key's ring.
   void place(std::uint32_t id, std::int64_t pane, const P& p);
   // Moves every pending pane below the frontier into `out` (time: `frontier` for every key;

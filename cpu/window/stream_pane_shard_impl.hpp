@@ -105,6 +105,14 @@ void PaneShard<A>::pull_far(std::uint32_t id) {
 }
 
 template <StreamAggregate A>
+std::int64_t PaneShard<A>::max_pending(std::uint32_t id) const {
+  const Cold& c = cold_[id];
+  std::int64_t m = c.pending > 0 ? c.max_pane : std::numeric_limits<std::int64_t>::min();
+  if (c.far && !c.far->empty()) m = std::max(m, c.far->rbegin()->first);
+  return m;
+}
+
+template <StreamAggregate A>
 void PaneShard<A>::place(std::uint32_t id, std::int64_t pane, const P& p) {
   Hot& h = hot_[id];
   Cold& c = cold_[id];

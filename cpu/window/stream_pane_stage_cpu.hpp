@@ -9,6 +9,10 @@
 // release: each shard hands over its panes below the frontier; with several shards they are
 // merged by (key, pane).
 //
+// In-order batches of one key (fine slides: a tuple or a few per pane) skip the ring for the
+// panes that close at this push: they are reduced straight from the tuples and handed over at
+// the release, after the ring's own panes (push_in_order).
+//
 // Time windows may instead hold their pending panes densely, as rows over every key
 // (stream_dense_panes.hpp, window stage `dense`): asked for, or with `automatic` chosen at the
 // first release that closes a pane when the keys are many and most (key, pane) cells are taken
@@ -92,6 +96,15 @@ class CpuPaneStage {
   void accumulate(detail::PaneShard<A>& shard, const detail::PaneInput<Value>& in,
                   detail::PaneTally& tally) const;
   void release_below(std::int64_t frontier, ClosedPanes& closed);
+  // Sparse layout, one shard, a batch of one key that is in order and on time: the panes below
+  // the frontier this push reaches that the ring does not hold yet go to direct_ rather than the
+  // ring. False, having changed nothing, for any other batch.
+  // Runs before the validation pass (an in-order batch needs none: its first and last timestamps
+  // are its limits).
+  bool push_in_order(const StreamBatch<Value>& batch);
+  // The direct panes into the ring: a push or a release at another frontier than the one they were
+  // cut for (the template never does it; the hook contract allows it).
+  void flush_direct();
   std::uint32_t global_id(std::size_t shard, std::uint32_t local);
   template <bool HasWm>
   void accumulate_dense(const detail::PaneInput<Value>& in, const std::vector<std::size_t>& bounds,
@@ -115,6 +128,13 @@ class CpuPaneStage {
   // The dense layout splits the combines over threads by key, at least this many keys each.
   static constexpr std::uint32_t dense_part_keys = 1024;
   std::vector<detail::PaneShard<A>> shards_;
+  struct Direct {
+    std::vector<std::int64_t> panes;  // [0, count) in ascending order; sized to the largest batch
+    std::vector<Partial<A>> partials;
+    std::size_t count = 0;
+    std::uint32_t local = 0;    // their key in shards_[0]
+    std::int64_t frontier = 0;  // the frontier they close at
+  } direct_;
   std::vector<detail::ShardRelease<A>> released_panes_;
   detail::KeyIndex ids_;  // key -> the dense id the window stage sees
   std::vector<StreamKey> key_of_id_;
@@ -152,6 +172,8 @@ void CpuPaneStage<A>::push(const StreamBatch<Value>& batch) {
     const std::uint64_t span = (a < b ? b - a : a - b) / static_cast<std::uint64_t>(geometry_.pane);
     if (span * min_tuples_per_pane_to_split_ > n) parts = 1;
   }
+  if (direct_.count > 0) flush_direct();
+  if (parts == 1 && push_in_order(batch)) return;
   std::vector<std::size_t> bounds(static_cast<std::size_t>(parts) + 1);
   for (int t = 0; t <= parts; ++t)
     bounds[t] = n * static_cast<std::size_t>(t) / static_cast<std::size_t>(parts);
@@ -213,6 +235,73 @@ void CpuPaneStage<A>::push(const StreamBatch<Value>& batch) {
   }
   wm_ = tallies.back().watermark;
   counters_.tuples_in += n;
+}
+
+template <StreamAggregate A>
+bool CpuPaneStage<A>::push_in_order(const StreamBatch<Value>& batch) {
+  const std::size_t n = batch.size();
+  if (count() || layout_ != Layout::sparse || shards_.size() != 1 || n == 0) return false;
+  const std::int64_t* ts = batch.timestamps.data();
+  const std::int64_t* wms = batch.watermarks.empty() ? nullptr : batch.watermarks.data();
+  const StreamKey* keys = batch.keys.empty() ? nullptr : batch.keys.data();
+  const StreamKey key = keys != nullptr ? keys[0] : 0;
+  detail::PaneShard<A>& shard = shards_[0];
+  if (shard.keys() > 1 || (shard.keys() == 1 && shard.key_of(0) != key)) return false;
+  const std::int64_t lateness = geometry_.lateness;
+  if (ts[0] < detail::kernel::late_threshold(wm_, lateness) || (wms != nullptr && wms[0] < wm_)) return false;
+  if (keys != nullptr && !detail::kernel::one_key<cpu::ScalarIsa>(keys, n)) return false;
+  if (!cpu::dispatch_isa(
+          [&](auto isa) { return detail::in_order_slice<decltype(isa)>(ts, wms, n, lateness); }))
+    return false;
+  // The validation pass's limits are the first and last timestamps (any other batch: its error).
+  if (ts[0] < 0 || ts[n - 1] > geometry_.max_timestamp) return false;
+  // In order: nothing is late, no watermark is ignored, the last watermark is the largest.
+  const std::int64_t wm_after = wms != nullptr ? wms[n - 1] : wm_;
+  const std::int64_t frontier = geometry_.closed_panes(wm_after);
+  std::uint32_t id = shard.find(key);
+  if (id == detail::KeyIndex::absent) id = shard.add_key(key);
+  // [0, j0): panes the ring holds already; [j0, m): panes that close now; [m, n): still open.
+  const auto first_reaching = [&](std::size_t from, std::int64_t pane) {
+    return static_cast<std::size_t>(
+        std::partition_point(ts + from, ts + n, [&](std::int64_t t) { return divider_(t) < pane; }) - ts);
+  };
+  const std::int64_t held = shard.max_pending(id);
+  const std::size_t j0 = held == std::numeric_limits<std::int64_t>::min() ? 0 : first_reaching(0, held + 1);
+  const std::size_t m = std::max(j0, first_reaching(j0, frontier));
+  const auto accumulate_range = [&](std::size_t b, std::size_t e) {
+    if (b == e) return;
+    detail::PaneTally tally;
+    tally.watermark = b == 0 || wms == nullptr ? wm_ : wms[b - 1];
+    detail::PaneInput<Value> in;
+    in.keys = keys != nullptr ? keys + b : nullptr;
+    in.timestamps = ts + b;
+    in.values = batch.values.data() + b;
+    in.watermarks = wms != nullptr ? wms + b : nullptr;
+    in.size = e - b;
+    accumulate(shard, in, tally);
+  };
+  accumulate_range(0, j0);
+  if (m > j0) {
+    if (direct_.panes.size() < m - j0) {
+      direct_.panes.resize(m - j0);
+      direct_.partials.resize(m - j0);
+    }
+    direct_.count = detail::reduce_in_order<A>(ts + j0, batch.values.data() + j0, m - j0, divider_,
+                                               direct_.panes.data(), direct_.partials.data());
+    direct_.local = id;
+    direct_.frontier = frontier;
+  }
+  accumulate_range(m, n);
+  wm_ = std::max(wm_, wm_after);
+  counters_.tuples_in += n;
+  return true;
+}
+
+template <StreamAggregate A>
+void CpuPaneStage<A>::flush_direct() {
+  for (std::size_t i = 0; i < direct_.count; ++i)
+    shards_[0].place(direct_.local, direct_.panes[i], direct_.partials[i]);
+  direct_.count = 0;
 }
 
 template <StreamAggregate A>
@@ -412,6 +501,7 @@ void CpuPaneStage<A>::release_below(std::int64_t frontier, ClosedPanes& closed) 
       return;
     }
   }
+  if (direct_.count > 0 && frontier != direct_.frontier) flush_direct();
   const std::size_t shards = shards_.size();
   released_panes_.resize(shards);
   for (auto& r : released_panes_) r.clear();
@@ -424,6 +514,20 @@ void CpuPaneStage<A>::release_below(std::int64_t frontier, ClosedPanes& closed) 
           {shards_[0].key_of(run.local), global_id(0, run.local), run.frontier, run.begin, run.end});
     closed.panes.swap(r.panes);
     closed.partials.swap(r.partials);
+    if (direct_.count > 0) {
+      // After the ring's panes of the same key (the shard's only key), which all lie below.
+      const auto begin = static_cast<std::uint32_t>(closed.panes.size());
+      closed.panes.insert(closed.panes.end(), direct_.panes.data(), direct_.panes.data() + direct_.count);
+      closed.partials.insert(closed.partials.end(), direct_.partials.data(),
+                             direct_.partials.data() + direct_.count);
+      const auto end = static_cast<std::uint32_t>(closed.panes.size());
+      if (closed.keys.empty())
+        closed.keys.push_back(
+            {shards_[0].key_of(direct_.local), global_id(0, direct_.local), frontier, begin, end});
+      else
+        closed.keys.back().end = end;
+      direct_.count = 0;
+    }
     return;
   }
   // Several shards (time windows): each shard's runs list a key's panes in ascending order, so a
@@ -482,5 +586,9 @@ extern template detail::SliceScan detail::scan_slice<cpu::ScalarIsa>(const std::
                                                                      std::size_t);
 extern template detail::SliceScan detail::scan_slice<cpu::Avx2Isa>(const std::int64_t*, const std::int64_t*,
                                                                    std::size_t);
+extern template bool detail::in_order_slice<cpu::ScalarIsa>(const std::int64_t*, const std::int64_t*,
+                                                            std::size_t, std::int64_t);
+extern template bool detail::in_order_slice<cpu::Avx2Isa>(const std::int64_t*, const std::int64_t*,
+                                                          std::size_t, std::int64_t);
 
 }  // namespace sextant::window

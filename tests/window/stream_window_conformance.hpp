@@ -284,6 +284,54 @@ TYPED_TEST_P(StreamWindowConformance, OneKeyWithTightWatermarks) {
       }
 }
 
+// In-order streams of one key, as fine-slide sources send them (a backend may close such batches
+// straight from the tuples): one tuple per pane or runs of several (ties included), watermarks at
+// the event time or behind it, lateness, batches of 1 to 4096 tuples, the key 0 (no key column) or
+// another; then batches that change the key, and in-order batches between disordered ones.
+TYPED_TEST_P(StreamWindowConformance, InOrderStreams) {
+  using namespace stream_conformance;
+  std::uint64_t seed = 700;
+  for (const auto& spec :
+       std::vector<std::pair<std::int64_t, std::int64_t>>{{5, 1}, {64, 8}, {16, 16}, {1, 1}})
+    for (std::int64_t step : {0, 1, 3})
+      for (std::int64_t lag : {0, 2})
+        for (std::int64_t lateness : {0, 2}) {
+          StreamShape shape;
+          shape.tuples = 2000;
+          shape.step = step;
+          shape.wm_lag = lag;
+          shape.scatter_keys = seed % 2 == 0;
+          shape.seed = seed++;
+          const auto options = time_options({spec}, lateness, 4);
+          this->template check_one<window::SumAggregate<std::int32_t>>(shape, options, {300, true});
+          this->template check_one<window::MaxAggregate<double>>(shape, options, {4096, false});
+          if (step == 1 && lag == 0 && lateness == 0)
+            this->template check_all_aggregates<std::int64_t>(shape, options, {1, false});
+        }
+  // Key 3, then key 9 (one batch holds both), in order throughout.
+  StreamShape shape;
+  shape.tuples = 3000;
+  shape.wm_lag = 0;
+  auto tuples = make_stream<std::int64_t>(shape);
+  for (std::size_t i = 0; i < tuples.size(); ++i) tuples[i].key = i < 1500 ? 3 : 9;
+  this->template check<window::SumAggregate<std::int64_t>>(tuples, time_options({{5, 1}}), {256, false});
+  // Watermarks 3 units ahead of the event time: in order, yet tuples late by the one before.
+  shape.step = 2;
+  tuples = make_stream<std::int64_t>(shape);
+  for (auto& t : tuples) t.wm = t.ts + 3;
+  for (const std::int64_t lateness : {0, 2})
+    this->template check<window::SumAggregate<std::int64_t>>(tuples, time_options({{6, 2}}, lateness),
+                                                             {100, false});
+  // Every other batch of 64 disordered (neighbours swapped), no tuple late.
+  shape.step = 1;
+  shape.wm_lag = 6;
+  tuples = make_stream<std::int64_t>(shape);
+  for (std::size_t i = 64; i + 1 < tuples.size(); i += i % 64 == 62 ? 66 : 2)
+    std::swap(tuples[i].ts, tuples[i + 1].ts);
+  this->template check<window::SumAggregate<std::int64_t>>(tuples, time_options({{5, 1}}), {64, false});
+  this->template check<window::SumAggregate<std::int64_t>>(tuples, time_options({{12, 4}}, 1), {64, false});
+}
+
 // Event time that jumps by 10^12 now and then, starts beyond 2^40, or both: no pane or window
 // may be materialised over a gap.
 TYPED_TEST_P(StreamWindowConformance, SparseAndLargeTimestamps) {
@@ -667,9 +715,9 @@ TYPED_TEST_P(StreamWindowConformance, WatermarksWithoutTuples) {
 
 REGISTER_TYPED_TEST_SUITE_P(StreamWindowConformance, HandWorkedExample, TimeWindowShapes, LongPanes,
                             EveryAggregateEveryValueType, TenThousandKeys, DelaysLatenessAndLateTuples,
-                            OneKeyWithTightWatermarks, SparseAndLargeTimestamps, EmptyStreamAndSingleTuple,
-                            CountWindows, SeveralSpecsAtOnce, BatchSizes, WatermarksThatGoDown,
-                            NegativeTimestampIsRejected, MismatchedColumnsAreRejected,
+                            OneKeyWithTightWatermarks, InOrderStreams, SparseAndLargeTimestamps,
+                            EmptyStreamAndSingleTuple, CountWindows, SeveralSpecsAtOnce, BatchSizes,
+                            WatermarksThatGoDown, NegativeTimestampIsRejected, MismatchedColumnsAreRejected,
                             PushAfterFinishIsRejected, TimestampLimit, IntegerExtremes,
                             WatermarksWithoutTuples);
 

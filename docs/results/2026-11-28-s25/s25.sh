@@ -53,3 +53,23 @@ fine)
   done > $out/fine.txt; el "fine done"
   ;;
 esac; done
+# Second call (h200): issue 18's slide-1 table side by side on the host of session 11's table.
+#   side-build  stream_throughput of 88e072f (.bench/s25b/old.tar.gz, `git archive 88e072f`) and of
+#               this tree, CPU only; the DABA Lite driver
+#   side        three interleaved rounds, each process pinned: old, new (core 2), DABA Lite (core 3)
+for phase in $phases; do case $phase in
+side-build)
+  rm -rf /tmp/oldsrc && mkdir -p /tmp/oldsrc && tar xzf $root/.bench/s25b/old.tar.gz -C /tmp/oldsrc
+  for t in old new; do s=$root; [ $t = old ] && s=/tmp/oldsrc
+    ( cmake -S $s -B /tmp/st-$t -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=OFF -DSEXTANT_BUILD_TESTS=OFF >/dev/null && timeout 250 cmake --build /tmp/st-$t -j $jobs --target stream_throughput ) > /tmp/st-$t.log 2>&1
+    el "$t build rc=$?"; grep -E "error|FAILED" /tmp/st-$t.log | head -5
+  done
+  g++ -O3 -march=native -DNDEBUG -std=c++17 -I$root/.bench/swag $root/.bench/swag/swag_bench.cc -o /tmp/swag_bench; el "swag rc=$?"
+  ;;
+side)
+  { nproc; lscpu | grep "Model name"; } > $out/machine-side.txt
+  for rep in 1 2 3; do for t in old new; do
+    echo "== round $rep $t"; taskset -c 2 /tmp/st-$t/bench/window/stream_throughput --experiment fine --tuples 8388608 --repeats 3 --csv /tmp/side.csv 2>&1 | grep "^fine"
+  done; echo "== round $rep DABA Lite"; taskset -c 3 /tmp/swag_bench 8388608 3; done > $out/side.txt 2>&1; el "side done"
+  ;;
+esac; done

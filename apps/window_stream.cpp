@@ -1,5 +1,7 @@
 #include "apps/window_stream.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include <string>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 #include "api/machine.hpp"
 #include "api/stream_window.hpp"
@@ -17,6 +20,7 @@
 #include "apps/stream_options.hpp"
 #include "apps/window_parameters.hpp"
 #include "apps/window_stream_output.hpp"
+#include "core/background_task.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
 #include "core/number_format.hpp"
@@ -176,34 +180,54 @@ class GeneratedSource final : public Source {
   void run_as(window::StreamWindow& op, std::size_t batch, StreamOutput& sink, PhaseTimes& phases) {
     const std::uint64_t total = generator_.spec().n;
     batch = static_cast<std::size_t>(std::min<std::uint64_t>(batch, std::max<std::uint64_t>(total, 1)));
+    const std::uint64_t batches = (total + batch - 1) / batch;
     const datagen::StreamField field =
         std::is_integral_v<V> ? datagen::StreamField::int_value : datagen::StreamField::float_value;
-    std::vector<datagen::StreamTuple> tuples(batch);
+    // A GPU leaves the host's cores idle while it aggregates: they generate the next batch
+    // meanwhile, into a second buffer. A CPU operator needs the cores itself.
+    const int slots = op.device().kind == DeviceKind::gpu && batches > 1 ? 2 : 1;
     // Batch columns in memory suited to the device (pinned for a GPU).
-    const std::size_t bytes =
-        batch * (sizeof(window::StreamKey) + 2 * sizeof(std::int64_t) + sizeof(V)) + 256;
-    const window::HostBuffer memory = op.allocate_host(bytes);
-    std::size_t offset = 0;
-    datagen::StreamColumnSpans<V> columns;
-    columns.timestamps = carve<std::int64_t>(memory, offset, batch);
-    columns.watermarks = carve<std::int64_t>(memory, offset, batch);
-    columns.values = carve<V>(memory, offset, batch);
-    columns.keys = carve<window::StreamKey>(memory, offset, batch);
+    std::vector<window::HostBuffer> memory;
+    std::vector<datagen::StreamColumnSpans<V>> columns(static_cast<std::size_t>(slots));
+    for (auto& c : columns) {
+      memory.push_back(
+          op.allocate_host(batch * (sizeof(window::StreamKey) + 2 * sizeof(std::int64_t) + sizeof(V)) + 256));
+      std::size_t offset = 0;
+      c.timestamps = carve<std::int64_t>(memory.back(), offset, batch);
+      c.watermarks = carve<std::int64_t>(memory.back(), offset, batch);
+      c.values = carve<V>(memory.back(), offset, batch);
+      c.keys = carve<window::StreamKey>(memory.back(), offset, batch);
+    }
+    // Ahead of a GPU, one core is left to the thread that drives it (it spins while it waits).
+    const int threads = slots == 2 && threads_ == 0 ? std::max(1, omp_get_max_threads() - 1) : threads_;
     datagen::BoundedDelayWatermarks watermarks(generator_.spec().bound());
+    std::vector<window::StreamBatch<V>> filled(columns.size());
+    const auto fill = [&](std::uint64_t k) {
+      const std::size_t slot = k % columns.size();
+      const std::uint64_t first = k * batch;
+      filled[slot] = generator_.generate_columns<V>(
+          first, static_cast<std::size_t>(std::min<std::uint64_t>(batch, total - first)), field, watermarks,
+          columns[slot], threads);
+    };
+    BackgroundTask ahead;
     Stopwatch sw;
     Progress progress(total);
-    for (std::uint64_t first = 0; first < total; first += batch) {
-      const std::span<datagen::StreamTuple> part(tuples.data(),
-                                                 std::min<std::uint64_t>(batch, total - first));
+    if (batches > 0) fill(0);
+    phases.add("generate", sw.seconds());
+    for (std::uint64_t k = 0; k < batches; ++k) {
+      const bool next = k + 1 < batches;
+      if (next && slots == 2) ahead.start([&fill, k] { fill(k + 1); });
       sw.restart();
-      generator_.generate(first, part, threads_);
-      const window::StreamBatch<V> b = datagen::project<V>(part, field, watermarks, columns, threads_);
-      phases.add("generate", sw.seconds());
-      sw.restart();
-      op.push(b);
+      op.push(filled[k % columns.size()]);
       phases.add("aggregate", sw.seconds());
       sink.take(op);
-      progress.update(first + part.size(), sink.rows());
+      progress.update(std::min(total, (k + 1) * batch), sink.rows());
+      // What the run waits for the next batch: all of its generation on one buffer, what the
+      // push did not hide on two.
+      sw.restart();
+      if (next && slots == 2) ahead.wait();
+      if (next && slots == 1) fill(k + 1);
+      phases.add("generate", sw.seconds());
     }
     sw.restart();
     op.finish();

@@ -25,13 +25,77 @@ void check(bool ok, const char* parameter, double value, const std::string& vali
 
 // Three int32 in [0, 1000) from 21-bit slices, two float32 in [0, 1000) from 24-bit slices
 // (c * 1000 / 2^24 is exact in double and rounds to a float below 1000).
-void fill_payload(StreamTuple& t, std::uint64_t ints, std::uint64_t floats) noexcept {
+constexpr std::int32_t int_field(std::uint64_t bits, int k) noexcept {
   constexpr std::uint64_t mask21 = (1u << 21) - 1;
-  for (int k = 0; k < 3; ++k)
-    t.ints[k] = static_cast<std::int32_t>((((ints >> (43 - 21 * k)) & mask21) * 1000) >> 21);
+  return static_cast<std::int32_t>((((bits >> (43 - 21 * k)) & mask21) * 1000) >> 21);
+}
+constexpr float float_field(std::uint64_t bits, int k) noexcept {
   constexpr double scale = 1000.0 * 0x1.0p-24;
-  t.floats[0] = static_cast<float>(static_cast<double>(floats >> 40) * scale);
-  t.floats[1] = static_cast<float>(static_cast<double>((floats >> 16) & 0xFFFFFF) * scale);
+  return static_cast<float>(static_cast<double>(k == 0 ? bits >> 40 : (bits >> 16) & 0xFFFFFF) * scale);
+}
+
+// One row of a projection: what project() takes from a tuple.
+template <class V>
+struct Row {
+  std::uint32_t key;
+  std::int64_t timestamp;
+  V value;
+};
+
+// Writes rows 0 .. n-1 (row(i) gives each) into `out` with their watermarks, in one pass over
+// the rows on `threads` OpenMP threads (0: the OpenMP default), and continues `watermarks`.
+// A watermark is the running maximum of the timestamps, less the bound. Each thread starts its
+// chunk's maximum at 0 (timestamps are >= 0), then lifts the prefix of its chunk whose maximum is
+// still below the maximum before the chunk (usually a few rows), so no second pass reads the
+// timestamps again.
+template <window::WindowValue V, class RowAt>
+window::StreamBatch<V> fill_columns(std::size_t n, BoundedDelayWatermarks& watermarks,
+                                    const StreamColumnSpans<V>& out, int threads, RowAt row) {
+  const std::size_t shortest =
+      std::min({out.keys.size(), out.timestamps.size(), out.values.size(), out.watermarks.size()});
+  if (shortest < n)
+    throw Error::argument("projection columns", std::to_string(shortest) + " entries",
+                          "at least " + std::to_string(n) + " (the tuples projected)", "too short");
+  const std::int64_t bound = watermarks.bound();
+  const auto write = [&](std::size_t lo, std::size_t hi) {
+    std::int64_t m = 0;
+    for (std::size_t i = lo; i < hi; ++i) {
+      const Row<V> r = row(i);
+      out.keys[i] = r.key;
+      out.timestamps[i] = r.timestamp;
+      out.values[i] = r.value;
+      m = std::max(m, r.timestamp);
+      out.watermarks[i] = m - bound;
+    }
+    return m;
+  };
+  const auto lift = [&](std::size_t lo, std::size_t hi, std::int64_t before) {
+    const std::int64_t floor = before - bound;
+    for (std::size_t i = lo; i < hi && out.watermarks[i] < floor; ++i) out.watermarks[i] = floor;
+  };
+  const std::int64_t before = watermarks.max_timestamp();
+  const int team = threads > 0 ? threads : omp_get_max_threads();
+  if (n < static_cast<std::size_t>(block_tuples) * 4 || team <= 1) {
+    const std::int64_t m = write(0, n);
+    lift(0, n, before);
+    watermarks.set_max_timestamp(std::max(before, m));
+  } else {
+    std::vector<std::int64_t> chunk_max(static_cast<std::size_t>(team), 0);
+#pragma omp parallel num_threads(team)
+    {
+      const auto t = static_cast<std::size_t>(omp_get_num_threads());
+      const auto c = static_cast<std::size_t>(omp_get_thread_num());
+      const std::size_t chunk = (n + t - 1) / t;
+      const std::size_t lo = std::min(n, c * chunk), hi = std::min(n, lo + chunk);
+      chunk_max[c] = write(lo, hi);
+#pragma omp barrier
+      std::int64_t carry = before;
+      for (std::size_t k = 0; k < c; ++k) carry = std::max(carry, chunk_max[k]);
+      lift(lo, hi, carry);
+    }
+    watermarks.set_max_timestamp(std::max(before, *std::max_element(chunk_max.begin(), chunk_max.end())));
+  }
+  return {out.keys.first(n), out.timestamps.first(n), out.values.first(n), out.watermarks.first(n)};
 }
 
 }  // namespace
@@ -90,35 +154,84 @@ StreamGenerator::StreamGenerator(const StreamGeneratorSpec& spec) : spec_(spec) 
   }
 }
 
+// Tuple i's fields, with what does not depend on i computed once.
+class StreamGenerator::Draws {
+ public:
+  explicit Draws(const StreamGenerator& g)
+      : spec_(g.spec_),
+        zipf_cdf_(g.zipf_cdf_),
+        seed_(detail::mix64(g.spec_.seed)),
+        two_d_(2 * g.spec_.delay),
+        exponential_(g.spec_.delay_distribution == DelayDistribution::exponential) {}
+
+  std::uint32_t key(std::uint64_t i) const noexcept {
+    if (spec_.keys == 1) return 0;  // below(bits, 1) for any bits
+    const std::uint64_t bits = detail::splitmix64_at(seed_, i * draws_per_tuple);
+    if (zipf_cdf_.empty()) return static_cast<std::uint32_t>(detail::below(bits, spec_.keys));
+    const double u = detail::unit_interval(bits) * zipf_cdf_.back();
+    const auto rank = std::upper_bound(zipf_cdf_.begin(), zipf_cdf_.end(), u) - zipf_cdf_.begin();
+    return static_cast<std::uint32_t>(std::min<std::int64_t>(rank, spec_.keys - 1));
+  }
+  // floor(x) of the spec's x >= 0 (below 2^53 by validate()) is its conversion to an integer, which
+  // needs no call into libm.
+  std::int64_t timestamp(std::uint64_t i) const noexcept {
+    const auto arrival = static_cast<std::int64_t>(static_cast<double>(i) / spec_.rate);
+    std::int64_t delay = 0;
+    if (spec_.delay > 0) {
+      const double u = detail::unit_interval(detail::splitmix64_at(seed_, i * draws_per_tuple + 1));
+      const double d = exponential_ ? -spec_.delay * detail::portable_log(1 - u) : u * two_d_;
+      delay = static_cast<std::int64_t>(d + 0.5);
+    }
+    return std::max<std::int64_t>(0, arrival - delay);
+  }
+  std::uint64_t int_bits(std::uint64_t i) const noexcept {
+    return detail::splitmix64_at(seed_, i * draws_per_tuple + 2);
+  }
+  std::uint64_t float_bits(std::uint64_t i) const noexcept {
+    return detail::splitmix64_at(seed_, i * draws_per_tuple + 3);
+  }
+  StreamTuple tuple(std::uint64_t i) const noexcept {
+    StreamTuple t;
+    t.key = key(i);
+    const std::uint64_t ints = int_bits(i), floats = float_bits(i);
+    for (int k = 0; k < 3; ++k) t.ints[k] = int_field(ints, k);
+    for (int k = 0; k < 2; ++k) t.floats[k] = float_field(floats, k);
+    t.timestamp = timestamp(i);
+    return t;
+  }
+
+ private:
+  const StreamGeneratorSpec& spec_;
+  const std::vector<double>& zipf_cdf_;
+  std::uint64_t seed_;
+  double two_d_;
+  bool exponential_;
+};
+
 void StreamGenerator::generate(std::uint64_t first, std::span<StreamTuple> out, int threads) const {
   const auto n = static_cast<std::int64_t>(out.size());
   const int team = threads > 0 ? threads : omp_get_max_threads();
-  const std::uint64_t seed = detail::mix64(spec_.seed);
-  const double two_d = 2 * spec_.delay;
-  const bool exponential = spec_.delay_distribution == DelayDistribution::exponential;
+  const Draws draws(*this);
 #pragma omp parallel for schedule(static) num_threads(team) if (n > block_tuples && team > 1)
-  for (std::int64_t j = 0; j < n; ++j) {
-    const std::uint64_t i = first + static_cast<std::uint64_t>(j);
-    const std::uint64_t draw = i * draws_per_tuple;
-    StreamTuple& t = out[static_cast<std::size_t>(j)];
-    const std::uint64_t key_bits = detail::splitmix64_at(seed, draw);
-    if (zipf_cdf_.empty()) {
-      t.key = static_cast<std::uint32_t>(detail::below(key_bits, spec_.keys));
-    } else {
-      const double u = detail::unit_interval(key_bits) * zipf_cdf_.back();
-      const auto rank = std::upper_bound(zipf_cdf_.begin(), zipf_cdf_.end(), u) - zipf_cdf_.begin();
-      t.key = static_cast<std::uint32_t>(std::min<std::int64_t>(rank, spec_.keys - 1));
-    }
-    const auto arrival = static_cast<std::int64_t>(std::floor(static_cast<double>(i) / spec_.rate));
-    std::int64_t delay = 0;
-    if (spec_.delay > 0) {
-      const double u = detail::unit_interval(detail::splitmix64_at(seed, draw + 1));
-      const double d = exponential ? -spec_.delay * detail::portable_log(1 - u) : u * two_d;
-      delay = static_cast<std::int64_t>(std::floor(d + 0.5));
-    }
-    t.timestamp = std::max<std::int64_t>(0, arrival - delay);
-    fill_payload(t, detail::splitmix64_at(seed, draw + 2), detail::splitmix64_at(seed, draw + 3));
-  }
+  for (std::int64_t j = 0; j < n; ++j)
+    out[static_cast<std::size_t>(j)] = draws.tuple(first + static_cast<std::uint64_t>(j));
+}
+
+template <window::WindowValue V>
+window::StreamBatch<V> StreamGenerator::generate_columns(std::uint64_t first, std::size_t n,
+                                                         StreamField field,
+                                                         BoundedDelayWatermarks& watermarks,
+                                                         const StreamColumnSpans<V>& out, int threads) const {
+  const Draws draws(*this);
+  const auto rows = [&](auto value_of) {
+    return fill_columns<V>(n, watermarks, out, threads, [&](std::size_t j) {
+      const std::uint64_t i = first + j;
+      return Row<V>{draws.key(i), draws.timestamp(i), value_of(i)};
+    });
+  };
+  if (field == StreamField::int_value)
+    return rows([&](std::uint64_t i) { return static_cast<V>(int_field(draws.int_bits(i), 0)); });
+  return rows([&](std::uint64_t i) { return static_cast<V>(float_field(draws.float_bits(i), 0)); });
 }
 
 std::vector<StreamTuple> generate_stream(const StreamGeneratorSpec& spec) {
@@ -132,64 +245,15 @@ template <window::WindowValue V>
 window::StreamBatch<V> project(std::span<const StreamTuple> tuples, StreamField field,
                                BoundedDelayWatermarks& watermarks, const StreamColumnSpans<V>& out,
                                int threads) {
-  const std::size_t n = tuples.size();
-  const std::size_t shortest =
-      std::min({out.keys.size(), out.timestamps.size(), out.values.size(), out.watermarks.size()});
-  if (shortest < n)
-    throw Error::argument("projection columns", std::to_string(shortest) + " entries",
-                          "at least " + std::to_string(n) + " (the tuples projected)", "too short");
-  // One pass over the tuples (each is read once, from memory that is usually cold): key,
-  // timestamp, value, and the running maximum of the timestamps from `m` on, which it returns.
-  // With `watermarks` set the watermarks are written in the same pass.
-  const std::int64_t bound = watermarks.bound();
-  const auto copy = [&](std::size_t lo, std::size_t hi, std::int64_t m, bool with_watermarks) {
-    const auto run = [&](auto value_of) {
-      for (std::size_t i = lo; i < hi; ++i) {
-        const StreamTuple& t = tuples[i];
-        out.keys[i] = t.key;
-        out.timestamps[i] = t.timestamp;
-        out.values[i] = value_of(t);
-        m = std::max(m, t.timestamp);
-        if (with_watermarks) out.watermarks[i] = m - bound;
-      }
-    };
-    if (field == StreamField::int_value)
-      run([](const StreamTuple& t) { return static_cast<V>(t.ints[0]); });
-    else
-      run([](const StreamTuple& t) { return static_cast<V>(t.floats[0]); });
-    return m;
+  const auto rows = [&](auto value_of) {
+    return fill_columns<V>(tuples.size(), watermarks, out, threads, [&](std::size_t i) {
+      const StreamTuple& t = tuples[i];
+      return Row<V>{t.key, t.timestamp, value_of(t)};
+    });
   };
-  const int team = threads > 0 ? threads : omp_get_max_threads();
-  if (n < static_cast<std::size_t>(block_tuples) * 4 || team <= 1) {
-    watermarks.set_max_timestamp(copy(0, n, watermarks.max_timestamp(), true));
-  } else {
-    // The watermark is a running maximum: chunk maxima first (with the copy), then each chunk's
-    // watermarks from its carry (the timestamps are then in the thread's cache).
-    std::vector<std::int64_t> chunk_max(static_cast<std::size_t>(team), 0);
-    const std::size_t chunk = (n + static_cast<std::size_t>(team) - 1) / static_cast<std::size_t>(team);
-#pragma omp parallel for schedule(static, 1) num_threads(team)
-    for (int c = 0; c < team; ++c) {
-      const std::size_t lo = std::min(n, static_cast<std::size_t>(c) * chunk), hi = std::min(n, lo + chunk);
-      chunk_max[static_cast<std::size_t>(c)] = copy(lo, hi, 0, false);
-    }
-    std::int64_t carry = watermarks.max_timestamp();
-    for (auto& m : chunk_max) {  // becomes the maximum before the chunk
-      const std::int64_t in_chunk = m;
-      m = carry;
-      carry = std::max(carry, in_chunk);
-    }
-#pragma omp parallel for schedule(static, 1) num_threads(team)
-    for (int c = 0; c < team; ++c) {
-      const std::size_t lo = std::min(n, static_cast<std::size_t>(c) * chunk), hi = std::min(n, lo + chunk);
-      std::int64_t m = chunk_max[static_cast<std::size_t>(c)];
-      for (std::size_t i = lo; i < hi; ++i) {
-        m = std::max(m, out.timestamps[i]);
-        out.watermarks[i] = m - bound;
-      }
-    }
-    watermarks.set_max_timestamp(carry);
-  }
-  return {out.keys.first(n), out.timestamps.first(n), out.values.first(n), out.watermarks.first(n)};
+  if (field == StreamField::int_value)
+    return rows([](const StreamTuple& t) { return static_cast<V>(t.ints[0]); });
+  return rows([](const StreamTuple& t) { return static_cast<V>(t.floats[0]); });
 }
 
 template <window::WindowValue V>
@@ -201,10 +265,13 @@ StreamColumns<V> project(std::span<const StreamTuple> tuples, StreamField field,
   return columns;
 }
 
-#define SEXTANT_PROJECT(V)                                                                               \
-  template window::StreamBatch<V> project<V>(std::span<const StreamTuple>, StreamField,                  \
-                                             BoundedDelayWatermarks&, const StreamColumnSpans<V>&, int); \
-  template StreamColumns<V> project<V>(std::span<const StreamTuple>, StreamField, std::int64_t);
+#define SEXTANT_PROJECT(V)                                                                                \
+  template window::StreamBatch<V> project<V>(std::span<const StreamTuple>, StreamField,                   \
+                                             BoundedDelayWatermarks&, const StreamColumnSpans<V>&, int);  \
+  template StreamColumns<V> project<V>(std::span<const StreamTuple>, StreamField, std::int64_t);          \
+  template window::StreamBatch<V> StreamGenerator::generate_columns<V>(                                   \
+      std::uint64_t, std::size_t, StreamField, BoundedDelayWatermarks&, const StreamColumnSpans<V>&, int) \
+      const;
 SEXTANT_PROJECT(std::int32_t)
 SEXTANT_PROJECT(std::int64_t)
 SEXTANT_PROJECT(float)

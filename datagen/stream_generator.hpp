@@ -67,23 +67,6 @@ struct StreamGeneratorSpec {
   std::string describe() const;
 };
 
-// Generates any block of the stream; builds the Zipf table once (validates the spec first).
-class StreamGenerator {
- public:
-  explicit StreamGenerator(const StreamGeneratorSpec& spec);
-  const StreamGeneratorSpec& spec() const noexcept { return spec_; }
-  // Tuples first .. first + out.size() - 1 (OpenMP across a large block with `threads`
-  // threads, 0: every core; any block, any thread).
-  void generate(std::uint64_t first, std::span<StreamTuple> out, int threads = 0) const;
-
- private:
-  StreamGeneratorSpec spec_;
-  std::vector<double> zipf_cdf_;  // cumulative, unnormalised rank weights; empty for uniform keys
-};
-
-// The whole stream.
-std::vector<StreamTuple> generate_stream(const StreamGeneratorSpec& spec);
-
 // The bounded-delay watermark policy, one state per stream.
 class BoundedDelayWatermarks {
  public:
@@ -121,6 +104,31 @@ template <window::WindowValue V>
 window::StreamBatch<V> project(std::span<const StreamTuple> tuples, StreamField field,
                                BoundedDelayWatermarks& watermarks, const StreamColumnSpans<V>& out,
                                int threads = 0);
+
+// Generates any block of the stream; builds the Zipf table once (validates the spec first).
+class StreamGenerator {
+ public:
+  explicit StreamGenerator(const StreamGeneratorSpec& spec);
+  const StreamGeneratorSpec& spec() const noexcept { return spec_; }
+  // Tuples first .. first + out.size() - 1 (OpenMP across a large block with `threads`
+  // threads, 0: every core; any block, any thread).
+  void generate(std::uint64_t first, std::span<StreamTuple> out, int threads = 0) const;
+  // Tuples first .. first + n - 1 projected straight into `out`, exactly as project() writes
+  // them, without the tuples in memory: each thread generates and writes its rows in one pass.
+  template <window::WindowValue V>
+  window::StreamBatch<V> generate_columns(std::uint64_t first, std::size_t n, StreamField field,
+                                          BoundedDelayWatermarks& watermarks, const StreamColumnSpans<V>& out,
+                                          int threads = 0) const;
+
+ private:
+  class Draws;
+
+  StreamGeneratorSpec spec_;
+  std::vector<double> zipf_cdf_;  // cumulative, unnormalised rank weights; empty for uniform keys
+};
+
+// The whole stream.
+std::vector<StreamTuple> generate_stream(const StreamGeneratorSpec& spec);
 
 // Owned columns, for callers without memory of their own.
 template <window::WindowValue V>

@@ -307,10 +307,12 @@ TEST_F(StreamWindowCliTest, CpuAndGpuAgree) {
   const std::string stream =
       "window --generate 200000 --keys 100 --zipf 0.9 --rate 4 --delay 50 --delay-dist exp --watermark-bound "
       "100 ";
+  // Four batches or more, so that the host generates batches ahead of the GPU (two buffers in turn);
+  // 65537 tuples take the generator's parallel path, the last batch is 3 tuples.
   for (const char* agg : {"sum", "count", "min", "max"})
-    for (const char* spec :
-         {"--type time --length 1000,300 --slide 100 --lateness 20", "--type count --length 64 --slide 16"}) {
-      const std::string args = stream + spec + " --agg " + agg + " --batch 50000 --output -";
+    for (const char* spec : {"--type time --length 1000,300 --slide 100 --lateness 20 --batch 65537",
+                             "--type count --length 64 --slide 16 --batch 50000"}) {
+      const std::string args = stream + spec + " --agg " + agg + " --output -";
       const auto cpu = run(args + " --device cpu");
       const auto gpu = run(args + " --device gpu0");
       ASSERT_EQ(gpu.exit_code, 0) << gpu.err;

@@ -181,6 +181,60 @@ TEST(StreamGenerator, BoundedDelayWatermarks) {
   EXPECT_LT(late_tuples(e, 0), 100u);
 }
 
+// Generating straight into columns writes exactly what generate() then project() writes, for
+// both fields, every value type, sequential and parallel batches, and watermarks carried across
+// batches whose timestamps fall behind the maximum so far (large delays, so whole chunks are lifted).
+template <class V>
+void expect_generated_columns_equal_projection(const StreamGeneratorSpec& spec, StreamField field,
+                                               int threads) {
+  const StreamGenerator generator(spec);
+  std::vector<StreamTuple> tuples(spec.n);
+  generator.generate(0, tuples);
+  const auto expected = project<V>(tuples, field, spec.bound());
+  StreamColumns<V> got(spec.n);
+  BoundedDelayWatermarks wm(spec.bound());
+  std::size_t first = 0;
+  for (const std::size_t size : {std::size_t{3}, std::size_t{70000}, std::size_t{1}, std::size_t{250000}}) {
+    const std::size_t n = std::min(size, spec.n - first);
+    const StreamColumnSpans<V> spans{
+        std::span(got.keys).subspan(first), std::span(got.timestamps).subspan(first),
+        std::span(got.values).subspan(first), std::span(got.watermarks).subspan(first)};
+    const auto batch = generator.generate_columns<V>(first, n, field, wm, spans, threads);
+    ASSERT_EQ(batch.size(), n);
+    ASSERT_EQ(batch.values.data(), got.values.data() + first);
+    first += n;
+  }
+  ASSERT_EQ(first, spec.n);
+  EXPECT_EQ(got.keys, expected.keys);
+  EXPECT_EQ(got.timestamps, expected.timestamps);
+  EXPECT_EQ(got.values, expected.values);
+  EXPECT_EQ(got.watermarks, expected.watermarks);
+}
+
+TEST(StreamGenerator, GeneratedColumnsEqualGenerateThenProject) {
+  StreamGeneratorSpec zipf_late = spec_of(320003, 50, 20000, DelayDistribution::exponential);
+  zipf_late.zipf = 1.1;
+  zipf_late.watermark_bound = 7;
+  StreamGeneratorSpec slow = spec_of(320003, 3, 3);
+  slow.rate = 0.25;
+  for (const StreamGeneratorSpec& spec : {spec_of(320003), zipf_late, slow}) {
+    for (const int threads : {1, 3, 4}) {
+      expect_generated_columns_equal_projection<std::int32_t>(spec, StreamField::int_value, threads);
+      expect_generated_columns_equal_projection<double>(spec, StreamField::float_value, threads);
+      expect_generated_columns_equal_projection<float>(spec, StreamField::float_value, threads);
+      expect_generated_columns_equal_projection<std::int64_t>(spec, StreamField::float_value, threads);
+    }
+  }
+}
+
+TEST(StreamGenerator, GeneratedColumnsAreCheckedForRoom) {
+  const StreamGenerator generator(spec_of(100));
+  StreamColumns<float> c(99);
+  BoundedDelayWatermarks wm(0);
+  EXPECT_THROW(generator.generate_columns<float>(0, 100, StreamField::float_value, wm, c.spans()), Error);
+  EXPECT_EQ(wm.max_timestamp(), 0);
+}
+
 TEST(StreamGenerator, ProjectionInBatchesEqualsOneProjection) {
   const StreamGeneratorSpec spec = spec_of(200000, 7, 100, DelayDistribution::exponential);
   const auto tuples = generate_stream(spec);

@@ -41,11 +41,13 @@ using window::WindowType;
 constexpr long long default_results_budget = 1LL << 30;  // bytes of results kept in memory in key order
 
 // --batch auto (the default) or a number of tuples per push.
-std::size_t push_batch(const Arguments& args, DeviceId device) {
+std::size_t push_batch(const Arguments& args, const window::StreamDeviceOptions& device) {
   const std::string value = args.get_or("batch", "auto");
   if (value == "auto")
-    return device.kind == DeviceKind::gpu ? window::policy::stream_gpu_push_tuples
-                                          : window::policy::stream_cpu_push_tuples;
+    return device.device.kind == DeviceKind::gpu
+               ? window::policy::stream_gpu_push_tuples
+               : window::policy::stream_cpu_push_tuples_per_thread *
+                     static_cast<std::size_t>(device.threads > 0 ? device.threads : omp_get_max_threads());
   long long n = 0;
   const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
   if (ec != std::errc{} || end != value.data() + value.size() || n < 1 || n > (1LL << 32))
@@ -279,7 +281,7 @@ std::vector<Arguments::Option> window_stream_options() {
        "stream mode: the CPU window stage (default auto: dense rows over every key for many keys that "
        "fill most panes, else per key the scan for fine slides and the B-PAT for coarse ones)"},
       {"batch", "auto|B",
-       "stream mode: tuples per pushed batch (default auto: 131072 = 4 MiB of 32-byte tuples on the CPU, "
+       "stream mode: tuples per pushed batch (default auto: 131072 = 4 MiB of 32-byte tuples per CPU thread, "
        "4194304 on a GPU)"},
       {"order", "key|fire",
        "stream mode: rows sorted by (spec,) key, start (default), or written as the windows fire"},
@@ -312,7 +314,7 @@ int window_stream(const Arguments& args) {
       "--device", args.get_or("device", "cpu"), [] { return api::cpu_machine().numa_nodes.size(); },
       "stream windows");
   device.threads = static_cast<int>(args.get_int("threads", 0, 1, 4096));
-  const std::size_t batch = push_batch(args, device.device);
+  const std::size_t batch = push_batch(args, device);
   const ResultOrder order = parse_result_order("--order", args.get_or("order", "key"));
   const auto budget =
       static_cast<std::size_t>(args.get_int("results-budget", default_results_budget, 1024, 1LL << 50));

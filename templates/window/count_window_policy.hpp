@@ -31,10 +31,13 @@ inline constexpr double stream_dense_min_fill = 0.125;
 // panes beyond it wait in an ordered side map.
 inline constexpr std::uint64_t stream_dense_ring_bytes = std::uint64_t{1} << 28;
 
-// Tuples per push that `sextant window --batch auto` hands a GPU (the CPU gets the paper's 4 MiB
-// of 32-byte tuples, 2^17): a GPU push pays a few round trips and tens of launches whatever its
-// size, and one of 2^22 tuples is cut into four chunks whose copies overlap the aggregation.
-inline constexpr std::size_t stream_cpu_push_tuples = std::size_t{1} << 17;
+// Tuples per push that `sextant window --batch auto` hands a GPU, and the CPU per operator thread
+// (the paper's 4 MiB of 32-byte tuples, 2^17, per thread). A GPU push pays a few round trips and
+// tens of launches whatever its size, and one of 2^22 tuples is cut into four chunks whose copies
+// overlap the aggregation. The CPU pane stage splits a push over its threads only in slices of
+// at least CpuStreamConfig::min_tuples_per_thread (2^16), so 2^17 for every core in all leaves
+// each thread two such slices' worth (docs/PERFORMANCE.md, session 26).
+inline constexpr std::size_t stream_cpu_push_tuples_per_thread = std::size_t{1} << 17;
 inline constexpr std::size_t stream_gpu_push_tuples = std::size_t{1} << 22;
 
 // Threads per block of every window kernel (count windows and the stream GPU pipeline).

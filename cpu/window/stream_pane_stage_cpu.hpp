@@ -106,6 +106,10 @@ class CpuPaneStage {
   // cut for (the template never does it; the hook contract allows it).
   void flush_direct();
   std::uint32_t global_id(std::size_t shard, std::uint32_t local);
+  // Several shards' released panes into `closed`, key by key (time windows).
+  void merge_shards(std::int64_t frontier, ClosedPanes& closed);
+  // The runs [begin, end) of runs_ (one key's, one per shard at most) appended to `out` as one run.
+  void merge_key(std::size_t begin, std::size_t end, std::int64_t frontier, ClosedPanes& out);
   template <bool HasWm>
   void accumulate_dense(const detail::PaneInput<Value>& in, const std::vector<std::size_t>& bounds,
                         const std::vector<detail::SliceScan>& scans, detail::PaneTally& tally);
@@ -136,6 +140,19 @@ class CpuPaneStage {
     std::int64_t frontier = 0;  // the frontier they close at
   } direct_;
   std::vector<detail::ShardRelease<A>> released_panes_;
+  // merge_shards' scratch: every shard's runs by key, where each key's runs start, and per part
+  // of the keys the panes it merged.
+  struct RunRef {
+    std::uint32_t id, shard, begin, end;
+  };
+  struct KeyRuns {
+    std::size_t run, panes_before;
+  };
+  std::vector<RunRef> runs_;
+  std::vector<KeyRuns> key_runs_;
+  std::vector<ClosedPanes> merged_;
+  // Threads merge ranges of at least this many keys.
+  static constexpr std::size_t merge_part_keys = 64;
   detail::KeyIndex ids_;  // key -> the dense id the window stage sees
   std::vector<StreamKey> key_of_id_;
   std::int64_t wm_ = no_watermark;
@@ -530,45 +547,92 @@ void CpuPaneStage<A>::release_below(std::int64_t frontier, ClosedPanes& closed) 
     }
     return;
   }
-  // Several shards (time windows): each shard's runs list a key's panes in ascending order, so a
-  // key's runs (one per shard at most) are merged head by head, the partials of one pane combined
-  // in shard order (arrival order). Sorting runs, not panes: one tuple per pane costs O(panes).
-  struct RunRef {
-    std::uint32_t id, shard, begin, end;
-  };
-  std::vector<RunRef> runs;
-  for (std::size_t t = 0; t < shards; ++t)
+  merge_shards(frontier, closed);
+}
+
+template <StreamAggregate A>
+void CpuPaneStage<A>::merge_shards(std::int64_t frontier, ClosedPanes& closed) {
+  // Each shard's runs list a key's panes in ascending order, so a key's runs (one per shard at
+  // most) are merged head by head, the partials of one pane combined in shard order (arrival
+  // order). Sorting runs, not panes: one tuple per pane costs O(panes).
+  runs_.clear();
+  for (std::size_t t = 0; t < shards_.size(); ++t)
     for (const auto& run : released_panes_[t].runs)
-      runs.push_back({global_id(t, run.local), static_cast<std::uint32_t>(t), run.begin, run.end});
-  std::sort(runs.begin(), runs.end(),
+      runs_.push_back({global_id(t, run.local), static_cast<std::uint32_t>(t), run.begin, run.end});
+  std::sort(runs_.begin(), runs_.end(),
             [](const RunRef& a, const RunRef& b) { return a.id != b.id ? a.id < b.id : a.shard < b.shard; });
-  for (std::size_t i = 0; i < runs.size();) {
-    std::size_t j = i + 1;
-    while (j < runs.size() && runs[j].id == runs[i].id) ++j;
-    const std::uint32_t id = runs[i].id;
-    const auto at = static_cast<std::uint32_t>(closed.panes.size());
-    for (;;) {
-      RunRef* next = nullptr;  // the run whose head pane is lowest (the first shard on a tie)
-      for (std::size_t r = i; r < j; ++r)
-        if (runs[r].begin < runs[r].end &&
-            (next == nullptr || released_panes_[runs[r].shard].panes[runs[r].begin] <
-                                    released_panes_[next->shard].panes[next->begin]))
-          next = &runs[r];
-      if (next == nullptr) break;
-      const std::int64_t pane = released_panes_[next->shard].panes[next->begin];
-      const Partial<A>& p = released_panes_[next->shard].partials[next->begin];
-      ++next->begin;
-      if (closed.panes.size() > at && closed.panes.back() == pane) {
-        closed.partials.back() = Partial<A>::combine(closed.partials.back(), p);
-      } else {
-        closed.panes.push_back(pane);
-        closed.partials.push_back(p);
-      }
-    }
-    closed.keys.push_back(
-        {key_of_id_[id], id, frontier, at, static_cast<std::uint32_t>(closed.panes.size())});
-    i = j;
+  // Each key's first run, and the panes before it (what the keys before could merge into at most).
+  key_runs_.clear();
+  std::size_t panes = 0;
+  for (std::size_t i = 0; i < runs_.size(); ++i) {
+    if (i == 0 || runs_[i].id != runs_[i - 1].id) key_runs_.push_back({i, panes});
+    panes += runs_[i].end - runs_[i].begin;
   }
+  const std::size_t keys = key_runs_.size();
+  key_runs_.push_back({runs_.size(), panes});
+  // Keys are independent: ranges of about equal panes merge on threads into buffers of their own,
+  // which are then copied into place.
+  const int parts = static_cast<int>(
+      std::clamp<std::size_t>(keys / merge_part_keys, 1, static_cast<std::size_t>(threads_)));
+  std::vector<std::size_t> first(static_cast<std::size_t>(parts) + 1, keys);
+  for (int t = 0; t < parts; ++t) {
+    const std::size_t target = panes * static_cast<std::size_t>(t) / static_cast<std::size_t>(parts);
+    first[t] = static_cast<std::size_t>(
+        std::partition_point(key_runs_.begin(), key_runs_.begin() + static_cast<std::ptrdiff_t>(keys),
+                             [&](const KeyRuns& k) { return k.panes_before < target; }) -
+        key_runs_.begin());
+  }
+  if (merged_.size() < static_cast<std::size_t>(parts)) merged_.resize(static_cast<std::size_t>(parts));
+  detail::parallel_parts(parts, threads_, [&](int t) {
+    ClosedPanes& out = merged_[static_cast<std::size_t>(t)];
+    out.keys.clear();
+    out.panes.clear();
+    out.partials.clear();
+    for (std::size_t k = first[t]; k < first[t + 1]; ++k)
+      merge_key(key_runs_[k].run, key_runs_[k + 1].run, frontier, out);
+  });
+  std::vector<std::size_t> offset(static_cast<std::size_t>(parts) + 1, closed.panes.size());
+  for (int t = 0; t < parts; ++t) {
+    const ClosedPanes& part = merged_[static_cast<std::size_t>(t)];
+    for (auto run : part.keys) {
+      run.begin += static_cast<std::uint32_t>(offset[t]);
+      run.end += static_cast<std::uint32_t>(offset[t]);
+      closed.keys.push_back(run);
+    }
+    offset[t + 1] = offset[t] + part.panes.size();
+  }
+  closed.panes.resize(offset[parts]);
+  closed.partials.resize(offset[parts]);
+  detail::parallel_parts(parts, threads_, [&](int t) {
+    const ClosedPanes& part = merged_[static_cast<std::size_t>(t)];
+    std::copy_n(part.panes.data(), part.panes.size(), closed.panes.data() + offset[t]);
+    std::copy_n(part.partials.data(), part.partials.size(), closed.partials.data() + offset[t]);
+  });
+}
+
+template <StreamAggregate A>
+void CpuPaneStage<A>::merge_key(std::size_t begin, std::size_t end, std::int64_t frontier, ClosedPanes& out) {
+  const std::uint32_t id = runs_[begin].id;
+  const auto at = static_cast<std::uint32_t>(out.panes.size());
+  for (;;) {
+    RunRef* next = nullptr;  // the run whose head pane is lowest (the first shard on a tie)
+    for (std::size_t r = begin; r < end; ++r)
+      if (runs_[r].begin < runs_[r].end &&
+          (next == nullptr || released_panes_[runs_[r].shard].panes[runs_[r].begin] <
+                                  released_panes_[next->shard].panes[next->begin]))
+        next = &runs_[r];
+    if (next == nullptr) break;
+    const std::int64_t pane = released_panes_[next->shard].panes[next->begin];
+    const Partial<A>& p = released_panes_[next->shard].partials[next->begin];
+    ++next->begin;
+    if (out.panes.size() > at && out.panes.back() == pane) {
+      out.partials.back() = Partial<A>::combine(out.partials.back(), p);
+    } else {
+      out.panes.push_back(pane);
+      out.partials.push_back(p);
+    }
+  }
+  out.keys.push_back({key_of_id_[id], id, frontier, at, static_cast<std::uint32_t>(out.panes.size())});
 }
 
 // The built-ins' kernels and shard paths are compiled once, in the CPU library.

@@ -150,8 +150,12 @@ class CpuWindowStage {
     for (const detail::PaneScan<A>& s : keys_[work_[std::min(i + 3, last)].id].scans) s.prefetch();
   }
 
-  // Below this many keys, one thread: the parallel region costs more than it saves.
+  // Below this many keys, one thread: the parallel region costs more than it saves. Unless the
+  // keys bring many panes between them: from parallel_min_keys keys on, as many closed panes
+  // (each a few combines and a window) pay for it too.
   static constexpr std::size_t parallel_keys = 1024;
+  static constexpr std::size_t parallel_min_keys = 64;
+  static constexpr std::size_t parallel_panes = std::size_t{1} << 14;
 
   int threads_;
   std::vector<detail::BpatShape> shapes_;
@@ -294,12 +298,15 @@ void CpuWindowStage<A>::advance(const CpuClosedPanes<A>& closed, std::vector<Res
   }
   if (work_.empty()) return;
 
-  const int parts = work_.size() >= parallel_keys ? threads_ : 1;
-  thread_dirty_.resize(static_cast<std::size_t>(parts));
-  // Threads take chunks of consecutive keys; each prefetches within its own chunk.
-  constexpr std::size_t chunk = 64;
-  std::atomic<std::size_t> next{0};
   const std::size_t n = work_.size();
+  const bool parallel =
+      n >= parallel_keys || (n >= parallel_min_keys && closed.panes.size() >= parallel_panes);
+  const int parts = parallel ? threads_ : 1;
+  thread_dirty_.resize(static_cast<std::size_t>(parts));
+  // Threads take chunks of consecutive keys (a few per thread at least); each prefetches within
+  // its own chunk.
+  const std::size_t chunk = std::clamp<std::size_t>(n / (4 * static_cast<std::size_t>(parts)), 1, 64);
+  std::atomic<std::size_t> next{0};
   in_threads(parts, out, [&](int t, detail::Appender<Result>& results) {
     auto& dirty = thread_dirty_[static_cast<std::size_t>(t)];
     if (parts == 1) {

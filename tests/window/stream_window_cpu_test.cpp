@@ -511,6 +511,28 @@ TEST(CpuStreamWindow, WindowStagesMatchBruteForceOnSparsePanes) {
     }
 }
 
+// Many keys on several shards (a push split over threads in small slices), below the dense
+// layout's key count: the shards' runs merge key by key on threads (64 keys or more each), and the
+// window stage takes the keys on threads once they bring many closed panes between them, with
+// disorder, late tuples and every aggregate.
+TEST(CpuStreamWindow, ManyKeysOnSeveralShardsMergeOnThreads) {
+  StreamShape shape;
+  shape.tuples = 120000;
+  shape.keys = 700;
+  shape.delay = 400;
+  shape.wm_lag = 300;
+  shape.seed = 11;
+  const auto tuples = make_stream<std::int64_t>(shape);
+  const auto options = time_options({{3000, 1000}, {2000, 500}}, 50);  // panes of 500
+  for (const window::CpuStreamConfig config :
+       {window::CpuStreamConfig{1}, window::CpuStreamConfig{4, 100, 0}}) {
+    SCOPED_TRACE(describe(options) + "; threads " + std::to_string(config.threads));
+    for_each_aggregate<std::int64_t>([&](auto a) {
+      check_stream_window<window::CpuStreamBackend, decltype(a)>(tuples, options, {40000, false}, config);
+    });
+  }
+}
+
 // With `automatic`, the first release that closes a pane picks the layout: dense (rows over every
 // key) for many keys that fill most panes, per key otherwise; the shards' panes move into the rows
 // then. Both are exact, with disorder, late tuples, jumps in time and every aggregate.

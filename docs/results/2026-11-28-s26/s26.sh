@@ -13,6 +13,10 @@
 #           the pane stage's push and release and in the window stage's advance)
 #   bw      host memory bandwidth (membw.cpp, 15 and 16 threads) and page-locked H2D copies (h2d.cu)
 #   gen2    (third call, the CPU's auto batch now 2^17 per thread) the same runs, three rounds
+#   keys-build (fourth call) CPU-only sextant and stream_throughput of f65d8b0 (.bench/s26/old.tar.gz,
+#           `git archive f65d8b0`) and of this tree, both with scratch-trace.patch
+#   keys    many keys on 16 threads: the command line at 1 000 and 10 000 keys, old and new
+#           interleaved, three rounds; stream_throughput --experiment keys with 2^21-tuple batches
 set -uo pipefail
 phases="$*"
 root=$(pwd); out=${OUT:-/tmp/out}; mkdir -p "$out"; f=/tmp/f; src=/tmp/src
@@ -75,5 +79,20 @@ gen2)
     run "cpu --batch 131072 #$rep" $f/apps/sextant $args --device cpu --batch 131072
     run "cpu --batch 4194304 #$rep" $f/apps/sextant $args --device cpu --batch 4194304
   done > $out/gen200-2.txt 2>&1; el "gen2 done"; cat $out/gen200-2.txt
+  ;;
+keys-build)
+  rm -rf /tmp/oldsrc /tmp/newsrc && mkdir -p /tmp/oldsrc && tar xzf $root/.bench/s26/old.tar.gz -C /tmp/oldsrc && cp -r $root /tmp/newsrc
+  for t in old new; do
+    ( cd /tmp/${t}src && patch -p1 < $root/docs/results/2026-11-28-s26/scratch-trace.patch > /dev/null &&
+      cmake -S /tmp/${t}src -B /tmp/k-$t -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=OFF -DSEXTANT_BUILD_TESTS=OFF >/dev/null &&
+      timeout 400 cmake --build /tmp/k-$t -j 8 --target sextant_cli stream_throughput > /tmp/k-$t.log 2>&1; el "$t build rc=$?" ) &
+  done; wait
+  ;;
+keys)
+  a="window --generate 67108864 --rate 10 --type time --length 1000000 --slide 10000 --agg sum --order fire --output /tmp/wk.csv"
+  for rep in 1 2 3; do for k in 1000 10000; do for t in old new; do
+    echo "== $t keys $k threads 16 #$rep"; /tmp/k-$t/apps/sextant $a --keys $k 2>&1 | grep -o "cpu:.*\|TRACE.*" | sed 's/ | tuples_in.*windows_emitted=[0-9]* | / | /'
+  done; done; done > $out/keys-cli.txt 2>&1; el "keys cli done"; cat $out/keys-cli.txt
+  for t in old new; do echo "== $t"; /tmp/k-$t/bench/window/stream_throughput --experiment keys --tuples 33554432 --repeats 1 --threads 16 --batch 65536 --csv /tmp/k.csv 2>&1 | grep -v TRACE; done > $out/keys-bench.txt 2>&1; el "keys bench done"; cat $out/keys-bench.txt
   ;;
 esac; done

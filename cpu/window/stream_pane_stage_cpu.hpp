@@ -129,8 +129,10 @@ class CpuPaneStage {
   std::vector<std::uint32_t> dense_ids_;                // the batch's key ids
   std::vector<std::int64_t> dense_panes_;               // and pane ids (-1: late)
   std::vector<std::vector<std::uint32_t>> dense_mine_;  // per part: its tuples
-  // The dense layout splits the combines over threads by key, at least this many keys each.
+  // The dense layout splits the combines over threads by key, at least this many keys each; each
+  // part gathers its tuples from chunks of this many (12 bytes each: 768 KiB).
   static constexpr std::uint32_t dense_part_keys = 1024;
+  static constexpr std::size_t dense_gather_tuples = std::size_t{1} << 16;
   std::vector<detail::PaneShard<A>> shards_;
   struct Direct {
     std::vector<std::int64_t> panes;  // [0, count) in ascending order; sized to the largest batch
@@ -409,7 +411,9 @@ void CpuPaneStage<A>::accumulate_dense(const detail::PaneInput<Value>& in,
     // Rows over many keys outgrow L2: prefetch then.
     const bool deep = ring.stride * sizeof(Partial<A>) > (std::size_t{1} << 14);
     std::vector<std::uint32_t>& mine = dense_mine_[static_cast<std::size_t>(t)];
-    constexpr std::size_t chunk = std::size_t{1} << 30;  // 32-bit offsets
+    // Every part reads every tuple's id and pane: in chunks that stay in the shared cache while
+    // the parts pass over them (a whole large push would be read from memory once per part).
+    constexpr std::size_t chunk = dense_gather_tuples;
     for (std::size_t base = 0; base < n; base += chunk) {
       const std::size_t m = std::min(chunk, n - base);
       // The part's tuples (its keys, on time), gathered without a branch per tuple.

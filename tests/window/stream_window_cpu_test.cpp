@@ -533,6 +533,28 @@ TEST(CpuStreamWindow, ManyKeysOnSeveralShardsMergeOnThreads) {
   }
 }
 
+// The dense layout (from the first push's release on) with a push larger than one gather chunk
+// (2^16 tuples): every part of the keys gathers its tuples chunk by chunk, in arrival order,
+// across the chunks' edges.
+TEST(CpuStreamWindow, DenseLayoutGathersLargePushesInChunks) {
+  StreamShape shape;
+  shape.tuples = 150000;
+  shape.keys = window::policy::stream_dense_min_keys + 2000;
+  shape.delay = 300;
+  shape.wm_lag = 250;
+  shape.seed = 12;
+  const auto tuples = make_stream<std::int64_t>(shape);
+  const auto options = time_options({{3000, 1000}}, 20);
+  const window::CpuStreamConfig config{4, 128, 0};
+  for_each_aggregate<std::int64_t>([&](auto a) {
+    check_stream_window<window::CpuStreamBackend, decltype(a)>(tuples, options, {75000, false}, config);
+  });
+  window::StreamWindowOperator<window::CpuStreamBackend, window::SumAggregate<std::int64_t>> op(options,
+                                                                                                config);
+  op.push(BatchColumns<std::int64_t>(tuples, 0, 75000).batch());
+  EXPECT_EQ(op.window_stage(), "cpu dense") << "the layout this test is about";
+}
+
 // With `automatic`, the first release that closes a pane picks the layout: dense (rows over every
 // key) for many keys that fill most panes, per key otherwise; the shards' panes move into the rows
 // then. Both are exact, with disorder, late tuples, jumps in time and every aggregate.

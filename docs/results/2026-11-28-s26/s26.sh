@@ -15,6 +15,8 @@
 #   gen2    (third call, the CPU's auto batch now 2^17 per thread) the same runs, three rounds
 #   keys-build (fourth call) CPU-only sextant and stream_throughput of f65d8b0 (.bench/s26/old.tar.gz,
 #           `git archive f65d8b0`) and of this tree, both with scratch-trace.patch
+#   dense   (fifth call, keys-build again with old = b57b2a0 and new = the dense gather in chunks)
+#           stream_throughput --experiment keys on 16 threads at 2^17- and 2^21-tuple pushes
 #   keys    many keys on 16 threads: the command line at 1 000 and 10 000 keys, old and new
 #           interleaved, three rounds; stream_throughput --experiment keys with 2^21-tuple batches
 set -uo pipefail
@@ -94,5 +96,10 @@ keys)
     echo "== $t keys $k threads 16 #$rep"; /tmp/k-$t/apps/sextant $a --keys $k 2>&1 | grep -o "cpu:.*\|TRACE.*" | sed 's/ | tuples_in.*windows_emitted=[0-9]* | / | /'
   done; done; done > $out/keys-cli.txt 2>&1; el "keys cli done"; cat $out/keys-cli.txt
   for t in old new; do echo "== $t"; /tmp/k-$t/bench/window/stream_throughput --experiment keys --tuples 33554432 --repeats 1 --threads 16 --batch 65536 --csv /tmp/k.csv 2>&1 | grep -v TRACE; done > $out/keys-bench.txt 2>&1; el "keys bench done"; cat $out/keys-bench.txt
+  ;;
+dense)
+  for b in 4096 65536; do for t in old new; do echo "== $t batch ${b} KiB of tuples"
+    /tmp/k-$t/bench/window/stream_throughput --experiment keys --tuples 16777216 --repeats 1 --threads 16 --batch $b --csv /tmp/k.csv 2>&1 | grep -v TRACE | grep "^keys"
+  done; done > $out/dense.txt 2>&1; el "dense done"; cat $out/dense.txt
   ;;
 esac; done

@@ -44,30 +44,27 @@ class StreamEngine final : public StreamWindowEngine {
 
   void advance_watermark(std::int64_t watermark) override { op_.advance_watermark(watermark); }
 
+  // An empty `out` takes the operator's columns as they are (no copy); else they are appended.
   std::size_t poll(StreamResults& out) override {
-    fired_.clear();
     const std::size_t n = op_.poll(fired_);
-    auto& values = std::get<std::vector<typename OutputValue<Output>::type>>(out.values);
-    const std::size_t old = out.size();
-    if constexpr (SelectingAggregate<A>) out.times.resize(old + n);
-    out.specs.resize(old + n);
-    out.keys.resize(old + n);
-    out.starts.resize(old + n);
-    out.ends.resize(old + n);
-    values.resize(old + n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const WindowResult<Output>& r = fired_[i];
-      out.specs[old + i] = r.spec;
-      out.keys[old + i] = r.key;
-      out.starts[old + i] = r.start;
-      out.ends[old + i] = r.end;
-      if constexpr (SelectingAggregate<A>) {
-        values[old + i] = r.value.value;
-        out.times[old + i] = r.value.at;
-      } else {
-        values[old + i] = r.value;
-      }
+    auto& values = std::get<std::vector<typename WindowColumns<Output>::Value>>(out.values);
+    if (out.size() == 0) {
+      out.specs.swap(fired_.specs);
+      out.keys.swap(fired_.keys);
+      out.starts.swap(fired_.starts);
+      out.ends.swap(fired_.ends);
+      values.swap(fired_.values);
+      if constexpr (WindowColumns<Output>::selected) out.times.swap(fired_.times);
+    } else {
+      const auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
+      append(out.specs, fired_.specs);
+      append(out.keys, fired_.keys);
+      append(out.starts, fired_.starts);
+      append(out.ends, fired_.ends);
+      append(values, fired_.values);
+      if constexpr (WindowColumns<Output>::selected) append(out.times, fired_.times);
     }
+    fired_.clear();
     return n;
   }
 
@@ -81,7 +78,7 @@ class StreamEngine final : public StreamWindowEngine {
 
  private:
   StreamWindowOperator<Backend, A> op_;
-  std::vector<WindowResult<Output>> fired_;
+  WindowColumns<Output> fired_;  // empty between polls
 };
 
 // Whether a backend's pane stage lifts with the tuple's context (ContextLift aggregates).

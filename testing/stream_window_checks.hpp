@@ -26,6 +26,7 @@
 #include "templates/window/stream_aggregates.hpp"
 #include "templates/window/stream_batch.hpp"
 #include "templates/window/stream_operator.hpp"
+#include "templates/window/stream_results.hpp"
 #include "templates/window/stream_spec.hpp"
 #include "testing/stream_window_reference.hpp"
 
@@ -326,6 +327,8 @@ inline StreamWindowOptions count_options(std::vector<std::pair<std::int64_t, std
 // after each push and checking the firing time; then finishes and compares every window with the
 // reference (spec, key, start, end exactly; values within `tolerance`, relative, for floating
 // outputs) and the counters (tuples in, late drops, ignored watermarks, windows, batches).
+// Polls take turns: into empty columns (the operator's buffers are traded), appended to the
+// columns polled so far, and as rows (after finish).
 template <class Backend, window::StreamAggregate A>
 void check_stream_window(const std::vector<window::testing::RefTuple<typename A::Input>>& tuples,
                          const window::StreamWindowOptions& options,
@@ -340,6 +343,7 @@ void check_stream_window(const std::vector<window::testing::RefTuple<typename A:
   window::StreamWindowOperator<Backend, A> op(options, config);
   FiringCheck<Out> firing(want, options);
   std::vector<WindowResult<Out>> got, newly;
+  window::WindowColumns<Out> polled;
   std::mt19937_64 rng(seed);
   std::uint64_t pushes = 0;
   for (std::size_t begin = 0; begin < tuples.size() || (tuples.empty() && pushes == 0);) {
@@ -350,7 +354,16 @@ void check_stream_window(const std::vector<window::testing::RefTuple<typename A:
     op.push(columns.batch());
     ++pushes;
     newly.clear();
-    op.poll(newly);
+    if (pushes % 2 == 1) {
+      window::WindowColumns<Out> fresh;
+      op.poll(fresh);
+      newly = fresh.rows();
+      polled.append(fresh);
+    } else {
+      const std::size_t before = polled.size();
+      op.poll(polled);
+      for (std::size_t i = before; i < polled.size(); ++i) newly.push_back(polled.row(i));
+    }
     got.insert(got.end(), newly.begin(), newly.end());
     const auto fired = firing.after_push(tuples, begin, end, op.watermark(), newly, got.size());
     if (!fired) {

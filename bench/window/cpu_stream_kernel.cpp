@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   std::uint64_t windows = 0;
   for (int rep = 0; rep < 5; ++rep) {
     StreamWindowOperator<CpuStreamBackend, SumAggregate<std::int32_t>> op(options, {threads});
-    std::vector<WindowResult<std::int64_t>> out;
+    WindowColumns<std::int64_t> out;
     const double start = cpu_seconds();
     for (std::size_t b0 = 0; b0 < n; b0 += batch) {
       const std::size_t b = hot ? n / 2 : b0, e = std::min(n, b + batch);

@@ -31,41 +31,10 @@
 #include "cpu/window/stream_window_cpu_config.hpp"
 #include "templates/window/count_window_policy.hpp"
 #include "templates/window/stream_batch.hpp"
+#include "templates/window/stream_results.hpp"
 #include "templates/window/stream_spec.hpp"
 
 namespace sextant::window {
-
-namespace detail {
-// Appends to a vector without a call per element (fine slides emit a window per pane): grows
-// its size in steps that double (each step value-initialises only what it adds, so the work
-// stays proportional to what is appended) and trims it to what was appended when done.
-template <class T>
-class Appender {
- public:
-  explicit Appender(std::vector<T>& v) : v_(v), n_(v.size()), data_(v.data()), cap_(v.size()) {}
-  ~Appender() { v_.resize(n_); }
-  Appender(const Appender&) = delete;
-  Appender& operator=(const Appender&) = delete;
-  [[gnu::always_inline]] void push(const T& x) {
-    if (n_ == cap_) [[unlikely]]
-      grow();
-    data_[n_++] = x;
-  }
-
- private:
-  [[gnu::noinline]] void grow() {
-    v_.resize(n_ + step_);
-    step_ = std::min<std::size_t>(2 * step_, std::size_t{1} << 20);
-    data_ = v_.data();
-    cap_ = v_.size();
-  }
-  std::vector<T>& v_;
-  std::size_t n_;
-  T* data_;
-  std::size_t cap_;
-  std::size_t step_ = 256;
-};
-}  // namespace detail
 
 // The stage for spec `g`: `requested` unless automatic; then the scan while the slide is fine
 // enough that its pane steps per window cost less than the B-PAT's O(log w) combines.
@@ -80,7 +49,8 @@ class CpuWindowStage {
  public:
   static constexpr std::string_view name = "cpu";
   static constexpr DeviceKind device_kind = DeviceKind::cpu;
-  using Result = WindowResult<typename A::Output>;
+  using Output = typename A::Output;
+  using Results = WindowColumns<Output>;
 
   CpuWindowStage(const StreamGeometry& g, const CpuStreamConfig& c)
       : threads_(c.threads > 0 ? c.threads : omp_get_max_threads()) {
@@ -97,7 +67,7 @@ class CpuWindowStage {
     detail::check_window_stage_memory(shapes_, sizeof(Partial<A>));
   }
 
-  void advance(const CpuClosedPanes<A>& closed, std::vector<Result>& out);
+  void advance(const CpuClosedPanes<A>& closed, Results& out);
 
   // "dense", "bpat", "scan", or per spec ("spec 0 scan, spec 1 bpat").
   std::string describe() const {
@@ -131,13 +101,13 @@ class CpuWindowStage {
   };
   using Due = std::pair<std::int64_t, std::uint32_t>;
 
-  void process(const Work& w, const CpuClosedPanes<A>& closed, detail::Appender<Result>& results,
+  void process(const Work& w, const CpuClosedPanes<A>& closed, detail::ColumnAppender<Output>& results,
                std::vector<std::uint64_t>& dirty);
-  void advance_dense(const CpuClosedPanes<A>& closed, std::vector<Result>& out);
+  void advance_dense(const CpuClosedPanes<A>& closed, Results& out);
   // Runs f(t, results) for t < parts, on `parts` threads when more than one, each appending to
   // its own buffer; the buffers join `out` in thread order. The first exception is rethrown.
   template <class F>
-  void in_threads(int parts, std::vector<Result>& out, F&& f);
+  void in_threads(int parts, Results& out, F&& f);
   // Before work_[i] is processed: prefetches, in three steps that follow the pointers, the state
   // of the keys a few places ahead within [i, end) (with many keys every one of them is a chain
   // of cache misses). `end` bounds it to the calling thread's own items: another thread's keys
@@ -163,7 +133,8 @@ class CpuWindowStage {
   std::vector<KeyTrees> keys_;                                         // by dense key id
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;  // time windows
   std::vector<Work> work_;
-  std::vector<std::vector<Result>> thread_out_;
+  std::vector<Results> thread_out_;       // grown buffers, reused from push to push
+  std::vector<std::size_t> thread_rows_;  // rows in each
   std::vector<std::vector<std::uint64_t>> thread_dirty_;
   std::uint64_t stamp_ = 0;
   std::vector<detail::DenseScan<A>> dense_;  // per spec, once the panes come as rows
@@ -171,7 +142,7 @@ class CpuWindowStage {
 
 template <StreamAggregate A>
 void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed,
-                                detail::Appender<Result>& results, std::vector<std::uint64_t>& dirty) {
+                                detail::ColumnAppender<Output>& results, std::vector<std::uint64_t>& dirty) {
   KeyTrees& k = keys_[w.id];
   if (k.trees.size() != bpats_) k.trees.resize(bpats_);
   if (k.scans.size() != scans_) k.scans.resize(scans_);
@@ -190,7 +161,7 @@ void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed,
                               if (!representable<A>(p.acc)) [[unlikely]]
                                 throw_unrepresentable_window(A::name, overflow_message<A>(), g.spec, k.key,
                                                              start, start + g.length);
-                              results.push({g.spec, k.key, start, start + g.length, A::lower(p.acc)});
+                              results.push(g.spec, k.key, start, start + g.length, A::lower(p.acc));
                             }));
     };
     if (g.stage == WindowStageKind::scan)
@@ -203,34 +174,45 @@ void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed,
 
 template <StreamAggregate A>
 template <class F>
-void CpuWindowStage<A>::in_threads(int parts, std::vector<Result>& out, F&& f) {
+void CpuWindowStage<A>::in_threads(int parts, Results& out, F&& f) {
   if (parts == 1) {
-    detail::Appender<Result> results(out);
+    detail::ColumnAppender<Output> results(out, out.size(), true);
     f(0, results);
     return;
   }
-  thread_out_.resize(static_cast<std::size_t>(parts));
+  const auto count = static_cast<std::size_t>(parts);
+  thread_out_.resize(count);
+  thread_rows_.assign(count, 0);
   std::exception_ptr error;
 #pragma omp parallel num_threads(parts)
   {
-    const int t = omp_get_thread_num();
+    const auto t = static_cast<std::size_t>(omp_get_thread_num());
     try {
-      detail::Appender<Result> results(thread_out_[static_cast<std::size_t>(t)]);
-      f(t, results);
+      detail::ColumnAppender<Output> results(thread_out_[t], 0, false);
+      f(static_cast<int>(t), results);
+      thread_rows_[t] = results.size();
     } catch (...) {
 #pragma omp critical(sextant_stream_window_error)
       if (!error) error = std::current_exception();
     }
   }
-  for (auto& o : thread_out_) {
-    if (!error) out.insert(out.end(), o.begin(), o.end());
-    o.clear();
-  }
   if (error) std::rethrow_exception(error);
+  // The threads' rows join `out` in thread order, each thread copying its own.
+  std::size_t at = out.size(), total = 0;
+  for (const std::size_t r : thread_rows_) total += r;
+  out.resize(at + total);
+  std::vector<std::size_t> first(count);
+  for (std::size_t t = 0; t < count; ++t) {
+    first[t] = at;
+    at += thread_rows_[t];
+  }
+  const int copiers = total >= policy::stream_parallel_copy_rows ? parts : 1;
+#pragma omp parallel for num_threads(copiers) schedule(static, 1)
+  for (std::size_t t = 0; t < count; ++t) out.copy_rows(first[t], thread_out_[t], 0, thread_rows_[t]);
 }
 
 template <StreamAggregate A>
-void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, std::vector<Result>& out) {
+void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, Results& out) {
   if (dense_.empty())
     for (const detail::BpatShape& g : shapes_) dense_.emplace_back(g);
   const std::uint32_t keys = closed.dense_keys;
@@ -248,7 +230,7 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, std::vect
     return std::pair{bound(t), t + 1 == parts ? keys : bound(t + 1)};
   };
   std::vector<typename detail::DenseScan<A>::Control> next(dense_.size());
-  const auto run = [&](int t, detail::Appender<Result>& results) {
+  const auto run = [&](int t, detail::ColumnAppender<Output>& results) {
     const auto [k0, k1] = range(t);
     for (std::size_t i = 0; i < dense_.size(); ++i) {
       const detail::BpatShape& g = shapes_[i];
@@ -259,7 +241,7 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, std::vect
                                      if (!representable<A>(p.acc)) [[unlikely]]
                                        throw_unrepresentable_window(A::name, overflow_message<A>(), g.spec,
                                                                     key, start, start + g.length);
-                                     results.push({g.spec, key, start, start + g.length, A::lower(p.acc)});
+                                     results.push(g.spec, key, start, start + g.length, A::lower(p.acc));
                                    });
       if (t == 0) next[i] = c;
     }
@@ -269,7 +251,7 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, std::vect
 }
 
 template <StreamAggregate A>
-void CpuWindowStage<A>::advance(const CpuClosedPanes<A>& closed, std::vector<Result>& out) {
+void CpuWindowStage<A>::advance(const CpuClosedPanes<A>& closed, Results& out) {
   if (closed.dense) {
     advance_dense(closed, out);
     return;
@@ -307,7 +289,7 @@ void CpuWindowStage<A>::advance(const CpuClosedPanes<A>& closed, std::vector<Res
   // its own chunk.
   const std::size_t chunk = std::clamp<std::size_t>(n / (4 * static_cast<std::size_t>(parts)), 1, 64);
   std::atomic<std::size_t> next{0};
-  in_threads(parts, out, [&](int t, detail::Appender<Result>& results) {
+  in_threads(parts, out, [&](int t, detail::ColumnAppender<Output>& results) {
     auto& dirty = thread_dirty_[static_cast<std::size_t>(t)];
     if (parts == 1) {
       for (std::size_t i = 0; i < n; ++i) {

@@ -146,6 +146,12 @@ class DeviceExec {
   void read(T* host, const T* src, std::size_t n) {
     read<T, unsigned char>(host, src, n, nullptr, nullptr, 0);
   }
+  // A device -> host copy completed by the next read or sync (into pageable memory it is
+  // complete on return anyway).
+  template <class T>
+  void read_later(T* host, const T* src, std::size_t n) {
+    if (n > 0) fetch(host, src, n * sizeof(T));
+  }
   // Two reads completed by one synchronisation (the small ones queued first: a copy to pageable
   // memory returns only once it is done).
   template <class T, class U>

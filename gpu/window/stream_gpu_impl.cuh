@@ -152,8 +152,7 @@ template <StreamAggregate A>
 GpuWindowStage<A>& GpuWindowStage<A>::operator=(GpuWindowStage&&) noexcept = default;
 
 template <StreamAggregate A>
-void GpuWindowStage<A>::advance(const GpuClosedPanes<A>& closed,
-                                std::vector<WindowResult<typename A::Output>>& out) {
+void GpuWindowStage<A>::advance(const GpuClosedPanes<A>& closed, WindowColumns<typename A::Output>& out) {
   impl_->run([&](auto& core) { core.advance(closed, out); });
 }
 

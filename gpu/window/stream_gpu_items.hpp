@@ -712,6 +712,30 @@ struct CountOwned {
 
 // One thread per window that fires: find its first leaf by the scan of counts, its end by
 // binary search within the next w leaves, combine the range on the tree.
+// Fired windows as columns in exec memory (the layout of WindowColumns).
+template <class Output>
+struct ResultColumnsView {
+  using Value = typename OutputValue<Output>::type;
+  u32* spec = nullptr;
+  u32* key = nullptr;
+  i64* start = nullptr;
+  i64* end = nullptr;
+  Value* value = nullptr;
+  i64* at = nullptr;  // Selected outputs only
+  SEXTANT_HD void set(u64 i, u32 sp, u32 k, i64 s, i64 e, const Output& v) const {
+    spec[i] = sp;
+    key[i] = k;
+    start[i] = s;
+    end[i] = e;
+    if constexpr (std::is_same_v<Output, Value>) {
+      value[i] = v;
+    } else {
+      value[i] = v.value;
+      at[i] = v.at;
+    }
+  }
+};
+
 template <StreamAggregate A>
 struct FillWindows {
   const u32* slot;
@@ -722,8 +746,8 @@ struct FillWindows {
   SpecPanes g;
   Frontiers f;
   const u32* slot_key;
-  u64 first;  // window index of out[0]
-  WindowResult<typename A::Output>* out;
+  u64 first;  // window index of row 0 of out
+  ResultColumnsView<typename A::Output> out;
   u64* unrepresentable;  // the lowest i whose accumulator cannot be lowered (no_index: none)
   SEXTANT_HD void operator()(u64 i) const {
     const u64 t = first + i;
@@ -735,14 +759,8 @@ struct FillWindows {
     const u64 hi = min_of(n, e + static_cast<u64>(g.w));
     const u64 j = lower_bound_by(e + 1, hi, [&](u64 x) { return entry_less(slot[x], pane[x], s, end_pane); });
     const Partial<A> acc = tree.range(e, j);
-    WindowResult<typename A::Output> r;
-    r.spec = g.index;
-    r.key = slot_key[s];
-    r.start = k * g.slide;
-    r.end = k * g.slide + g.length;
-    r.value = A::lower(acc.acc);
+    out.set(i, g.index, slot_key[s], k * g.slide, k * g.slide + g.length, A::lower(acc.acc));
     if (!representable<A>(acc.acc)) atomic_min64(unrepresentable, i);
-    out[i] = r;
   }
 };
 

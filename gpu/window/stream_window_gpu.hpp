@@ -40,6 +40,7 @@
 #include "templates/window/stream_aggregates.hpp"
 #include "templates/window/stream_batch.hpp"
 #include "templates/window/stream_hooks.hpp"
+#include "templates/window/stream_results.hpp"
 #include "templates/window/stream_spec.hpp"
 
 namespace sextant::gpu {
@@ -126,7 +127,7 @@ class GpuWindowStage {
   GpuWindowStage(GpuWindowStage&&) noexcept;
   GpuWindowStage& operator=(GpuWindowStage&&) noexcept;
 
-  void advance(const GpuClosedPanes<A>& closed, std::vector<WindowResult<typename A::Output>>& out);
+  void advance(const GpuClosedPanes<A>& closed, WindowColumns<typename A::Output>& out);
 
  private:
   struct Impl;

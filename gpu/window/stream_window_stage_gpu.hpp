@@ -26,7 +26,8 @@ class WindowCore {
   static constexpr DeviceKind device_kind = DeviceKind::gpu;
   using P = Partial<A>;
   using Output = typename A::Output;
-  using Result = WindowResult<Output>;
+  using Results = WindowColumns<Output>;
+  using Value = typename Results::Value;
 
   // Windows computed and copied back per slice (bounds the result buffers).
   static constexpr std::size_t result_slice = std::size_t{1} << 20;
@@ -50,7 +51,7 @@ class WindowCore {
     if (levels_ > max_tree_levels) throw Error::unsupported("windows wider than 2^47 panes on the GPU");
   }
 
-  void advance(const GpuClosedPanes<A>& closed, std::vector<Result>& out) {
+  void advance(const GpuClosedPanes<A>& closed, Results& out) {
     const std::size_t fresh = closed.count;
     if (count_) {
       if (fresh == 0) return;
@@ -165,22 +166,36 @@ class WindowCore {
   }
 
   void emit(std::size_t n, const SpecPanes& g, const Frontiers& f, const u32* slot_key, u64 total,
-            std::vector<Result>& out) {
+            Results& out) {
     if (total == 0) return;
-    results_.reserve(exec_, std::min<u64>(total, result_slice));
+    const std::size_t slice = std::min<u64>(total, result_slice);
+    res_spec_.reserve(exec_, slice);
+    res_key_.reserve(exec_, slice);
+    res_start_.reserve(exec_, slice);
+    res_end_.reserve(exec_, slice);
+    res_value_.reserve(exec_, slice);
+    if constexpr (Results::selected) res_at_.reserve(exec_, slice);
+    const ResultColumnsView<Output> view{res_spec_.data(), res_key_.data(),   res_start_.data(),
+                                         res_end_.data(),  res_value_.data(), res_at_.data()};
     unrepresentable_.reserve(exec_, 1);
     for (u64 first = 0; first < total; first += result_slice) {
       const std::size_t m = std::min<u64>(result_slice, total - first);
       exec_.for_each(1, Fill<u64>{unrepresentable_.data(), no_index});
       exec_.for_each(m, FillWindows<A>{leaf_slot_.data(), leaf_pane_.data(), n, offsets_.data(), tree_view_,
-                                       g, f, slot_key, first, results_.data(), unrepresentable_.data()});
+                                       g, f, slot_key, first, view, unrepresentable_.data()});
       const std::size_t old = out.size();
       out.resize(old + m);
+      exec_.read_later(out.specs.data() + old, view.spec, m);
+      exec_.read_later(out.keys.data() + old, view.key, m);
+      exec_.read_later(out.starts.data() + old, view.start, m);
+      exec_.read_later(out.ends.data() + old, view.end, m);
+      if constexpr (Results::selected) exec_.read_later(out.times.data() + old, view.at, m);
       u64 bad = no_index;
-      exec_.read(out.data() + old, results_.data(), m, &bad, unrepresentable_.data(), 1);
+      exec_.read(out.values.data() + old, view.value, m, &bad, unrepresentable_.data(), 1);
       if (bad != no_index) [[unlikely]] {
-        const Result& r = out[old + bad];
-        throw_unrepresentable_window(A::name, overflow_message<A>(), r.spec, r.key, r.start, r.end);
+        const std::size_t r = old + bad;
+        throw_unrepresentable_window(A::name, overflow_message<A>(), out.specs[r], out.keys[r], out.starts[r],
+                                     out.ends[r]);
       }
     }
   }
@@ -228,7 +243,12 @@ class WindowCore {
   Buffer<u64> offsets_;
   Buffer<u32> keep_;
   Buffer<u32> rank_;
-  Buffer<Result> results_;
+  Buffer<u32> res_spec_;  // a slice of results, as columns
+  Buffer<u32> res_key_;
+  Buffer<i64> res_start_;
+  Buffer<i64> res_end_;
+  Buffer<Value> res_value_;
+  Buffer<i64> res_at_;  // Selected outputs only
   Buffer<u64> unrepresentable_;
 };
 

@@ -39,6 +39,9 @@ inline constexpr std::uint64_t stream_dense_ring_bytes = std::uint64_t{1} << 28;
 // each thread two such slices' worth (docs/PERFORMANCE.md, session 26).
 inline constexpr std::size_t stream_cpu_push_tuples_per_thread = std::size_t{1} << 17;
 inline constexpr std::size_t stream_gpu_push_tuples = std::size_t{1} << 22;
+// The CPU window stage's threads copy their own results into the operator's columns from this
+// many results on (below, one thread copies: the parallel region costs more).
+inline constexpr std::size_t stream_parallel_copy_rows = std::size_t{1} << 16;
 
 // Threads per block of every window kernel (count windows and the stream GPU pipeline).
 inline constexpr std::uint32_t block_threads = 256;

@@ -21,6 +21,7 @@
 #include "core/device.hpp"
 #include "templates/window/stream_aggregates.hpp"
 #include "templates/window/stream_batch.hpp"
+#include "templates/window/stream_results.hpp"
 #include "templates/window/stream_spec.hpp"
 
 namespace sextant::window {
@@ -63,12 +64,12 @@ concept PaneStageHook = StreamSpecialisation<S> && StreamAggregate<A> &&
 // Window-level stage (WLS). Keeps, per key and spec, a flat pointer-less B-PAT whose leaves
 // are closed panes (levels stored contiguously, only levels <= log2(panes per window)).
 //   advance(closed, out): writes the closed panes into the leaves, updates the affected
-//     internal nodes, and appends to `out` every window that is complete now (all its panes
-//     below the frontier) and received at least one tuple, each computed with O(log) combines.
-//     Each window is emitted exactly once over the life of the stage.
+//     internal nodes, and appends to the columns `out` every window that is complete now (all
+//     its panes below the frontier) and received at least one tuple, each computed with O(log)
+//     combines. Each window is emitted exactly once over the life of the stage.
 template <class S, class A, class Closed>
 concept WindowStageHook = StreamSpecialisation<S> && StreamAggregate<A> &&
-    requires(S& s, const Closed& closed, std::vector<WindowResult<typename A::Output>>& out) {
+    requires(S& s, const Closed& closed, WindowColumns<typename A::Output>& out) {
   s.advance(closed, out);
 };
 

@@ -5,7 +5,7 @@
 //
 //   StreamWindowOperator<CpuStreamBackend, SumAggregate<std::int64_t>> op(options, config);
 //   op.push(batch);      // any number of times; watermarks travel with the tuples
-//   op.poll(results);    // appends the windows fired so far (firing order)
+//   op.poll(results);    // appends the windows fired so far (firing order), as columns
 //   op.finish();         // end of stream: every open window fires (time windows)
 //   op.poll(results);
 //
@@ -33,6 +33,7 @@ class StreamWindowOperator {
   using Value = typename A::Input;
   using Output = typename A::Output;
   using Result = WindowResult<Output>;
+  using Results = WindowColumns<Output>;
   using Config = typename Backend::Config;
   using PaneStage = typename Backend::template PaneStage<A>;
   using WindowStage = typename Backend::template WindowStage<A>;
@@ -63,17 +64,25 @@ class StreamWindowOperator {
     failed_ = false;
   }
 
-  // Appends the windows fired since the last poll; returns how many.
+  // Appends the windows fired since the last poll to `out`; returns how many. An empty `out`
+  // trades buffers with the operator: no copy, and its capacity serves the next windows.
+  std::size_t poll(Results& out) {
+    const std::size_t n = fired_.size();
+    emitted_ += n;
+    if (out.empty())
+      out.swap(fired_);
+    else
+      out.append(fired_);
+    fired_.clear();
+    return n;
+  }
+  // The same as rows (tests, small callers): a pass over the results.
   std::size_t poll(std::vector<Result>& out) {
     const std::size_t n = fired_.size();
     emitted_ += n;
-    if (out.empty()) {
-      std::swap(out, fired_);  // the caller's (cleared) buffer keeps serving: no allocation per poll
-      fired_.clear();
-    } else {
-      out.insert(out.end(), fired_.begin(), fired_.end());
-      fired_.clear();
-    }
+    out.reserve(out.size() + n);
+    for (std::size_t i = 0; i < n; ++i) out.push_back(fired_.row(i));
+    fired_.clear();
     return n;
   }
 
@@ -110,7 +119,7 @@ class StreamWindowOperator {
   PaneStage panes_;
   WindowStage windows_;
   typename PaneStage::ClosedPanes closed_{};
-  std::vector<Result> fired_;
+  Results fired_;
   std::uint64_t emitted_ = 0;
   std::uint64_t batches_ = 0;
   bool finished_ = false;

@@ -533,6 +533,38 @@ TEST(CpuStreamWindow, ManyKeysOnSeveralShardsMergeOnThreads) {
   }
 }
 
+// Pushes that fire far more windows than policy::stream_parallel_copy_rows on many keys: the
+// window stage's threads copy their own columns into the operator's, each at its offset, in
+// the per-key layout and in the dense one.
+TEST(CpuStreamWindow, LargeOutputsAreCopiedByTheirThreads) {
+  StreamShape shape;
+  shape.tuples = 90000;
+  shape.delay = 40;
+  shape.wm_lag = 30;
+  shape.seed = 13;
+  // The dense scan gives each thread at least 4096 keys: two threads from 8192.
+  for (const std::uint32_t keys : {1500u, 2 * window::policy::stream_dense_min_keys + 500}) {
+    const bool dense = keys >= window::policy::stream_dense_min_keys;
+    // Dense rows need panes that most keys fill: 2000 time units, a tuple per unit.
+    const auto options =
+        dense ? time_options({{8000, 2000}, {4000, 2000}}, 50) : time_options({{8, 1}, {6, 2}}, 5);
+    shape.keys = keys;
+    const auto tuples = make_stream<std::int64_t>(shape);
+    const window::CpuStreamConfig config{3, 128, 0};
+    SCOPED_TRACE(std::to_string(keys) + " keys");
+    window::StreamWindowOperator<window::CpuStreamBackend, window::SumAggregate<std::int64_t>> op(options,
+                                                                                                  config);
+    op.push(BatchColumns<std::int64_t>(tuples, 0, 45000).batch());
+    window::WindowColumns<std::int64_t> fired;
+    op.poll(fired);
+    ASSERT_GT(fired.size(), window::policy::stream_parallel_copy_rows) << "the case this test is about";
+    EXPECT_EQ(op.window_stage() == "cpu dense", dense);
+    for_each_aggregate<std::int64_t>([&](auto a) {
+      check_stream_window<window::CpuStreamBackend, decltype(a)>(tuples, options, {45000, false}, config);
+    });
+  }
+}
+
 // The dense layout (from the first push's release on) with a push larger than one gather chunk
 // (2^16 tuples): every part of the keys gathers its tuples chunk by chunk, in arrival order,
 // across the chunks' edges.

@@ -58,6 +58,10 @@ class HostExec {
   void read(T* host, const T* src, std::size_t n) {
     copy(host, src, n);
   }
+  template <class T>
+  void read_later(T* host, const T* src, std::size_t n) {
+    copy(host, src, n);
+  }
   template <class T, class U>
   void read(T* a, const T* src_a, std::size_t na, U* b, const U* src_b, std::size_t nb) {
     copy(a, src_a, na);

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Session 27 on the GPU machine (nvidia-h200): window results as columns (issue 18). Phases:
+#   build   the CLI, stream_throughput and the stream test binaries with CUDA (/tmp/f)
+#   tests   stream_window_gpu_tests, stream_window_cli_tests (CpuAndGpuAgree), stream_window_api_gpu_tests
+#   sanit   compute-sanitizer memcheck on a generated run of 4 batches on gpu0, and its output
+#           against the CPU's
+#   gpukeys stream_throughput --device gpu0 --experiment keys (4 MiB pushes)
+#   ab-build CPU-only sextant and stream_throughput of the session's base (.bench/s27/old.tar.gz,
+#           `git archive a420744`) and of this tree
+#   ab      old and new interleaved, three rounds: stream_throughput --experiment keys on 16 threads
+#           (2^21-tuple pushes) and on one (10^4 and 10^5 keys), --experiment fine (slide 1, one
+#           thread), and the command line at 10^5 keys on 16 threads
+set -uo pipefail
+phases="$*"
+root=$(pwd); out=${OUT:-/tmp/out}; mkdir -p "$out"; f=/tmp/f
+t0=$(date +%s); el() { echo "[$(($(date +%s)-t0)) s] $*"; }
+jobs=$(nproc)
+for phase in $phases; do case $phase in
+build)
+  { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; nproc; lscpu | grep "Model name"; git -C $root log -1 --format=%H; } > $out/machine.txt 2>&1
+  ( cmake -S $root -B $f -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=ON >/dev/null && timeout 500 cmake --build $f -j $jobs --target sextant_cli stream_window_cli_tests stream_window_gpu_tests stream_window_api_gpu_tests stream_throughput ) > $out/build.log 2>&1
+  el "build rc=$?"; grep -E "error|FAILED" $out/build.log | head -20; tail -1 $out/build.log
+  ;;
+tests)
+  for t in apps/stream_window_cli_tests window/stream_window_gpu_tests api/stream_window_api_gpu_tests; do
+    timeout 300 $f/tests/$t --gtest_brief=1 > /tmp/t.log 2>&1; rc=$?; cat /tmp/t.log >> $out/tests.log
+    el "$t rc=$rc $(grep -E 'PASSED|FAILED|SKIPPED' /tmp/t.log | head -3 | tr '\n' ' ')"
+  done
+  ;;
+sanit)
+  a="window --generate 200000 --keys 100 --zipf 0.9 --rate 4 --delay 50 --delay-dist exp --watermark-bound 100 --type time --length 1000,300 --slide 100 --lateness 20 --batch 65537"
+  for agg in sum argmax; do
+    timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 $f/apps/sextant $a --agg $agg --device gpu0 --output /tmp/s.csv > $out/memcheck-$agg.log 2>&1
+    el "memcheck $agg rc=$? $(grep -E 'ERROR SUMMARY' $out/memcheck-$agg.log)"
+    $f/apps/sextant $a --agg $agg --device cpu --output /tmp/c.csv 2>/dev/null; cmp /tmp/s.csv /tmp/c.csv && el "$agg: sanitized gpu0 output = cpu output ($(wc -l < /tmp/c.csv) lines)"
+  done
+  ;;
+gpukeys)
+  $f/bench/window/stream_throughput --device gpu0 --experiment keys --tuples 16777216 --repeats 3 --csv /tmp/g.csv > $out/gpukeys.txt 2>&1
+  el "gpukeys rc=$?"; grep "^keys" $out/gpukeys.txt
+  ;;
+ab-build)
+  rm -rf /tmp/oldsrc && mkdir -p /tmp/oldsrc && tar xzf $root/.bench/s27/old.tar.gz -C /tmp/oldsrc
+  for t in old new; do
+    s=/tmp/oldsrc; [ $t = new ] && s=$root
+    ( cmake -S $s -B /tmp/k-$t -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=OFF -DSEXTANT_BUILD_TESTS=OFF >/dev/null &&
+      timeout 400 cmake --build /tmp/k-$t -j 8 --target sextant_cli stream_throughput > /tmp/k-$t.log 2>&1; el "$t build rc=$?" ) &
+  done; wait
+  ;;
+ab)
+  st() { /tmp/k-$1/bench/window/stream_throughput --csv /tmp/k.csv --repeats 1 "${@:2}" 2>&1 | grep -E "^(keys|fine) "; }
+  for rep in 1 2 3; do for t in old new; do
+    echo "== $t keys threads 16 batch 2^21 #$rep"; st $t --experiment keys --tuples 16777216 --threads 16 --batch 65536
+  done; done > $out/ab-keys16.txt 2>&1; el "keys16 done"; cat $out/ab-keys16.txt
+  for rep in 1 2 3; do for t in old new; do
+    echo "== $t keys threads 1 #$rep"; st $t --experiment keys --tuples 8388608 --threads 1 | grep -E " (10000|100000) "
+    echo "== $t fine #$rep"; st $t --experiment fine --tuples 4194304
+  done; done > $out/ab-one.txt 2>&1; el "one-thread done"; cat $out/ab-one.txt
+  a="window --generate 33554432 --rate 10 --keys 100000 --type time --length 1000000 --slide 10000 --agg sum --order fire --output /tmp/wk.csv"
+  for rep in 1 2 3; do for t in old new; do
+    echo "== $t cli keys 100000 threads 16 #$rep"; /tmp/k-$t/apps/sextant $a 2>&1 | grep -o "cpu:.*" | sed 's/ | tuples_in.*windows_emitted=[0-9]* | / | /'
+  done; done > $out/ab-cli.txt 2>&1; el "cli done"; cat $out/ab-cli.txt
+  ;;
+esac; done

@@ -10,6 +10,10 @@
 #   ab      old and new interleaved, three rounds: stream_throughput --experiment keys on 16 threads
 #           (2^21-tuple pushes) and on one (10^4 and 10^5 keys), --experiment fine (slide 1, one
 #           thread), and the command line at 10^5 keys on 16 threads
+#   trace   (third call) CPU-only build of this tree with scratch-trace.patch (never committed):
+#           time per push in the pane stage's push and release and the window stage's advance,
+#           and per parallel advance its threads, the resize of the operator's columns and the
+#           copy; the command line at 10^4 and 10^5 keys on 16 threads
 set -uo pipefail
 phases="$*"
 root=$(pwd); out=${OUT:-/tmp/out}; mkdir -p "$out"; f=/tmp/f
@@ -60,5 +64,13 @@ ab)
   for rep in 1 2 3; do for t in old new; do
     echo "== $t cli keys 100000 threads 16 #$rep"; /tmp/k-$t/apps/sextant $a 2>&1 | grep -o "cpu:.*" | sed 's/ | tuples_in.*windows_emitted=[0-9]* | / | /'
   done; done > $out/ab-cli.txt 2>&1; el "cli done"; cat $out/ab-cli.txt
+  ;;
+trace)
+  rm -rf /tmp/trsrc && cp -r $root /tmp/trsrc && (cd /tmp/trsrc && patch -p1 < docs/results/2026-11-29-s27/scratch-trace.patch > /dev/null)
+  cmake -S /tmp/trsrc -B /tmp/tr -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=OFF -DSEXTANT_BUILD_TESTS=OFF > /dev/null && timeout 400 cmake --build /tmp/tr -j $jobs --target sextant_cli > /tmp/tr.log 2>&1; el "trace build rc=$?"
+  a="window --generate 33554432 --rate 10 --type time --length 1000000 --slide 10000 --agg sum --order fire --output /tmp/wk.csv"
+  for rep in 1 2; do for k in 10000 100000; do
+    echo "== keys $k threads 16 #$rep"; /tmp/tr/apps/sextant $a --keys $k 2>&1 | grep -o "cpu:.*\|TRACE.*" | sed 's/ | tuples_in.*windows_emitted=[0-9]* | / | /'
+  done; done > $out/trace.txt 2>&1; el "trace done"; cat $out/trace.txt
   ;;
 esac; done

@@ -80,8 +80,9 @@ class StreamWindowOperator {
   std::size_t poll(std::vector<Result>& out) {
     const std::size_t n = fired_.size();
     emitted_ += n;
-    out.reserve(out.size() + n);
-    for (std::size_t i = 0; i < n; ++i) out.push_back(fired_.row(i));
+    const std::size_t old = out.size();
+    out.resize(old + n);  // grows geometrically: callers that keep appending stay linear
+    for (std::size_t i = 0; i < n; ++i) out[old + i] = fired_.row(i);
     fired_.clear();
     return n;
   }

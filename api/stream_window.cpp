@@ -27,8 +27,8 @@ std::unique_ptr<StreamWindowEngine> make_cpu_stream_engine(ValueType type, Strea
 namespace {
 
 template <class T>
-void permute(std::vector<T>& v, const std::vector<std::size_t>& order) {
-  std::vector<T> out(v.size());
+void permute(ColumnVector<T>& v, const std::vector<std::size_t>& order) {
+  ColumnVector<T> out(v.size());
   for (std::size_t i = 0; i < order.size(); ++i) out[i] = v[order[i]];
   v = std::move(out);
 }

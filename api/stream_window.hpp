@@ -63,13 +63,13 @@ struct ErasedStreamBatch {
 
 // Emitted windows as columns; the value column has the aggregate's result type.
 struct StreamResults {
-  std::vector<std::uint32_t> specs;  // index into StreamWindowOptions::specs
-  std::vector<StreamKey> keys;
-  std::vector<std::int64_t> starts;  // k*S
-  std::vector<std::int64_t> ends;    // k*S + W (exclusive)
+  ColumnVector<std::uint32_t> specs;  // index into StreamWindowOptions::specs
+  ColumnVector<StreamKey> keys;
+  ColumnVector<std::int64_t> starts;  // k*S
+  ColumnVector<std::int64_t> ends;    // k*S + W (exclusive)
   Column values;
   // argmin, argmax, first, last: the timestamp of the tuple each value comes from; else empty.
-  std::vector<std::int64_t> times;
+  ColumnVector<std::int64_t> times;
 
   std::size_t size() const noexcept { return keys.size(); }
   void clear();

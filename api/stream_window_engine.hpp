@@ -47,7 +47,7 @@ class StreamEngine final : public StreamWindowEngine {
   // An empty `out` takes the operator's columns as they are (no copy); else they are appended.
   std::size_t poll(StreamResults& out) override {
     const std::size_t n = op_.poll(fired_);
-    auto& values = std::get<std::vector<typename WindowColumns<Output>::Value>>(out.values);
+    auto& values = std::get<ColumnVector<typename WindowColumns<Output>::Value>>(out.values);
     if (out.size() == 0) {
       out.specs.swap(fired_.specs);
       out.keys.swap(fired_.keys);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <future>
 #include <ostream>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -43,15 +44,14 @@ datagen::ColumnType column_type(window::ValueType t) {
   return datagen::ColumnType::float64;
 }
 
-// datagen and window list the four types in the same order.
-window::Column to_window_column(datagen::ColumnData&& data) {
-  return std::visit([](auto&& v) -> window::Column { return std::move(v); }, std::move(data));
-}
-
 struct Input {
-  window::Column values;
+  datagen::ColumnData values;
   std::string origin;
 };
+
+window::ColumnView view_of(const datagen::ColumnData& values) {
+  return std::visit([](const auto& v) { return window::ColumnView(std::span(v.data(), v.size())); }, values);
+}
 
 // Whether the input may hold policy::cpu_inline_values values or more, known before it is loaded:
 // --generate names its size; a file holds at most one value per two bytes (a digit and a
@@ -84,7 +84,7 @@ Input load_input(const Arguments& args, PhaseTimes& phases) {
     const auto n = static_cast<std::size_t>(args.get_int("generate", 0, 0, 1LL << 40));
     const auto seed = static_cast<std::uint64_t>(args.get_int("seed", 1, 0, 1LL << 62));
     const window::ValueType type = window::parse_value_type("--value-type", requested.value_or("int32"));
-    in.values = to_window_column(datagen::generate_column(column_type(type), n, seed));
+    in.values = datagen::generate_column(column_type(type), n, seed);
     in.origin = "generated " + std::string(window::to_string(type)) + " n=" + std::to_string(n) +
                 " seed=" + std::to_string(seed);
     phases.add("generate", sw.seconds());
@@ -105,7 +105,7 @@ Input load_input(const Arguments& args, PhaseTimes& phases) {
             std::string(datagen::to_string(datagen::type_of(data))) + " (the type stored in " + path + ")",
             "does not match the column file");
     }
-    in.values = to_window_column(std::move(data));
+    in.values = std::move(data);
   } else {
     const window::ValueType type = window::parse_value_type("--value-type", requested.value_or("double"));
     datagen::StreamValues stream = datagen::parse_text(file, [&](std::string_view text) {
@@ -117,7 +117,7 @@ Input load_input(const Arguments& args, PhaseTimes& phases) {
           "sextant window: warning: %s holds several keys; --inplace count windows take the value column "
           "in row order as one stream (results carry key 0)\n",
           path.c_str());
-    in.values = to_window_column(std::move(stream.values));
+    in.values = std::move(stream.values);
   }
   in.origin = path;
   phases.add("load", sw.seconds());
@@ -224,12 +224,12 @@ int window_command(int argc, char** argv) {
     started = std::async(std::launch::async, [&windows] { windows.start(); });
   PhaseTimes phases;
   const Input in = load_input(args, phases);
-  const std::size_t n = window::size_of(in.values);
+  const std::size_t n = datagen::size_of(in.values);
   if (started.valid()) started.get();
 
   enter_phase("aggregating the windows");
   Stopwatch sw;
-  const window::CountWindowResult result = windows.aggregate(window::view(in.values), spec, kind);
+  const window::CountWindowResult result = windows.aggregate(view_of(in.values), spec, kind);
   phases.add("aggregate", sw.seconds());
   if (device.kind == DeviceKind::gpu && options.algorithm == window::CountAlgorithm::automatic)
     std::fprintf(stderr, "sextant window: --algorithm auto chose %s\n", result.algorithm.c_str());

@@ -99,19 +99,19 @@ std::string spot_check(const window::gpu::DeviceColumn& in, const window::gpu::D
                        const window::gpu::DeviceColumn& positions, window::AggregateKind kind,
                        std::uint64_t windows, std::uint64_t w, std::uint64_t s) {
   for (std::uint64_t k : {std::uint64_t{0}, windows / 2, windows - 1}) {
-    const auto values = std::get<std::vector<std::int32_t>>(in.download(k * s, w));
+    const auto values = std::get<sextant::ColumnVector<std::int32_t>>(in.download(k * s, w));
     std::int64_t want = 0, got = 0;
     std::int64_t want_at = -1, got_at = -1;
     if (kind == window::AggregateKind::sum) {
       for (std::int32_t v : values) want += v;
-      got = std::get<std::vector<std::int64_t>>(out.download(k, 1)).at(0);
+      got = std::get<sextant::ColumnVector<std::int64_t>>(out.download(k, 1)).at(0);
     } else {
       const auto best = std::max_element(values.begin(), values.end());  // the first largest
       want = *best;
-      got = std::get<std::vector<std::int32_t>>(out.download(k, 1)).at(0);
+      got = std::get<sextant::ColumnVector<std::int32_t>>(out.download(k, 1)).at(0);
       if (kind == window::AggregateKind::argmax) {
         want_at = static_cast<std::int64_t>(k * s) + (best - values.begin());
-        got_at = std::get<std::vector<std::int64_t>>(positions.download(k, 1)).at(0);
+        got_at = std::get<sextant::ColumnVector<std::int64_t>>(positions.download(k, 1)).at(0);
       }
     }
     if (got != want || got_at != want_at)

@@ -26,10 +26,11 @@ template <class T, int N>
 using HostArray = nb::ndarray<const T, nb::ndim<N>, nb::c_contig, nb::device::cpu>;
 
 // A new NumPy array that owns `values` (moved, no copy).
-template <class T>
-nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(std::vector<T>&& values) {
-  auto* owned = new std::vector<T>(std::move(values));
-  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+template <class T, class Allocator>
+nb::ndarray<nb::numpy, T, nb::ndim<1>> to_numpy(std::vector<T, Allocator>&& values) {
+  using Vector = std::vector<T, Allocator>;
+  auto* owned = new Vector(std::move(values));
+  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<Vector*>(p); });
   return nb::ndarray<nb::numpy, T, nb::ndim<1>>(owned->data(), {owned->size()}, owner);
 }
 

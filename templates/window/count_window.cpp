@@ -148,7 +148,7 @@ void detail::throw_column_type(std::string_view what, ValueType held, ValueType 
 }
 
 Column make_column(ValueType type, std::size_t size) {
-  return visit_value_type(type, [&](auto t) -> Column { return std::vector<decltype(t)>(size); });
+  return visit_value_type(type, [&](auto t) -> Column { return ColumnVector<decltype(t)>(size, decltype(t){}); });
 }
 
 ValueType type_of(const Column& column) noexcept {

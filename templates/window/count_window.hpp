@@ -32,6 +32,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/column_vector.hpp"
+
 namespace sextant::window {
 
 enum class ValueType : std::uint8_t { int32, int64, float32, float64 };
@@ -140,10 +142,12 @@ struct MutableColumnView {
   }
 };
 
-// An owning host column of any of the four types.
-using Column = std::variant<std::vector<std::int32_t>, std::vector<std::int64_t>, std::vector<float>,
-                            std::vector<double>>;
+// An owning host column of any of the four types (ColumnVector: a resize leaves new values
+// uninitialised, for results that are sized and then written).
+using Column = std::variant<ColumnVector<std::int32_t>, ColumnVector<std::int64_t>, ColumnVector<float>,
+                            ColumnVector<double>>;
 
+// `size` zeros.
 Column make_column(ValueType type, std::size_t size);
 ValueType type_of(const Column& column) noexcept;
 std::size_t size_of(const Column& column) noexcept;
@@ -155,11 +159,11 @@ namespace detail {
 [[noreturn]] void throw_column_type(std::string_view what, ValueType held, ValueType wanted);
 }  // namespace detail
 
-// The column's values as T (no copy), instead of std::get<std::vector<T>>(column): a type that is
+// The column's values as T (no copy), instead of std::get<ColumnVector<T>>(column): a type that is
 // not the column's throws Error::argument naming `what`, the column's type and T.
 template <WindowValue T>
 std::span<const T> column_as(const Column& column, std::string_view what = "column") {
-  if (const auto* values = std::get_if<std::vector<T>>(&column)) return *values;
+  if (const auto* values = std::get_if<ColumnVector<T>>(&column)) return *values;
   detail::throw_column_type(what, type_of(column), value_type_of<T>);
 }
 

@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/column_vector.hpp"
 #include "templates/window/stream_aggregates.hpp"
 #include "templates/window/stream_batch.hpp"
 
@@ -22,12 +23,12 @@ struct WindowColumns {
   using Value = typename OutputValue<Output>::type;
   static constexpr bool selected = !std::is_same_v<Output, Value>;  // Selected<V>: values + times
 
-  std::vector<std::uint32_t> specs;  // index into StreamWindowOptions::specs
-  std::vector<StreamKey> keys;
-  std::vector<std::int64_t> starts;  // k*S
-  std::vector<std::int64_t> ends;    // k*S + W (exclusive)
-  std::vector<Value> values;
-  std::vector<std::int64_t> times;  // selected only; else empty
+  ColumnVector<std::uint32_t> specs;  // index into StreamWindowOptions::specs
+  ColumnVector<StreamKey> keys;
+  ColumnVector<std::int64_t> starts;  // k*S
+  ColumnVector<std::int64_t> ends;    // k*S + W (exclusive)
+  ColumnVector<Value> values;
+  ColumnVector<std::int64_t> times;  // selected only; else empty
 
   std::size_t size() const noexcept { return keys.size(); }
   bool empty() const noexcept { return keys.empty(); }

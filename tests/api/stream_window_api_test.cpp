@@ -74,7 +74,7 @@ void check_against_reference(const StreamWindowOptions& options) {
   EXPECT_GT(c.late_dropped, 0u);
   EXPECT_EQ(c.windows_emitted, want.size());
   ASSERT_EQ(got.size(), want.size()) << A::name;
-  const auto& values = std::get<std::vector<typename A::Output>>(got.values);
+  const auto values = got.values_as<typename A::Output>();
   for (std::size_t i = 0; i < want.size(); ++i) {
     ASSERT_EQ(got.specs[i], want[i].spec) << i;
     ASSERT_EQ(got.keys[i], want[i].key) << i;
@@ -131,16 +131,16 @@ TEST(StreamWindowApi, ValuesPrintExactly) {
   r.keys = {5, 2, 0};
   r.starts = {10, 30, 0};
   r.ends = {20, 40, 5};
-  r.values = std::vector<float>{0.1f, -3.0f, 16777216.0f};
+  r.values = sextant::ColumnVector<float>{0.1f, -3.0f, 16777216.0f};
   r.sort();
-  EXPECT_EQ(r.keys, (std::vector<StreamKey>{2, 5, 0}));
+  EXPECT_EQ(r.keys, (sextant::ColumnVector<StreamKey>{2, 5, 0}));
   std::string text;
   for (std::size_t i = 0; i < r.size(); ++i) {
     r.append_value(text, i);
     text += ' ';
   }
   EXPECT_EQ(text, "-3 0.1 16777216 ");
-  r.values = std::vector<std::int64_t>{INT64_MIN, 0, 9007199254740993};
+  r.values = sextant::ColumnVector<std::int64_t>{INT64_MIN, 0, 9007199254740993};
   text.clear();
   for (std::size_t i = 0; i < r.size(); ++i) r.append_value(text, i), text += ' ';
   EXPECT_EQ(text, "-9223372036854775808 0 9007199254740993 ");
@@ -175,7 +175,7 @@ TEST(StreamWindowApi, Errors) {
   wrong.keys = {0};
   wrong.starts = {0};
   wrong.ends = {1};
-  wrong.values = std::vector<double>{1};
+  wrong.values = sextant::ColumnVector<double>{1};
   EXPECT_THROW(op.poll(wrong), Error);
   op.finish();
   EXPECT_THROW(op.push(StreamBatch<std::int64_t>{}), Error);
@@ -229,7 +229,7 @@ TEST(StreamWindowApi, CountWindowsIgnoreHeartbeats) {
 
 TEST(StreamWindowApi, TypedAccessorsNameBothTypes) {
   StreamResults r;
-  r.values = std::vector<double>{1.5};
+  r.values = sextant::ColumnVector<double>{1.5};
   EXPECT_EQ(r.values_as<double>()[0], 1.5);
   EXPECT_EQ(r.value_type(), ValueType::float64);
   try {

@@ -52,7 +52,7 @@ void count_window() {
   using namespace sextant::window;
   const std::vector<std::int32_t> values = {1, 2, 3, 4, 5, 6};
   const auto result = aggregate_count(std::span<const std::int32_t>(values), 4, 2, AggregateKind::sum);
-  const auto* sums = std::get_if<std::vector<std::int64_t>>(&result.values);
+  const auto* sums = std::get_if<sextant::ColumnVector<std::int64_t>>(&result.values);
   check(sums != nullptr && *sums == std::vector<std::int64_t>{10, 18}, "count-window sums are 10 18");
 }
 

@@ -32,9 +32,9 @@ inline void expect_heartbeats_fire_windows(const StreamDeviceOptions& device) {
   op.advance_watermark(10);  // closes [0, 10) of both keys
   ASSERT_EQ(op.poll(r), 2u);
   r.sort();
-  EXPECT_EQ(r.keys, (std::vector<StreamKey>{0, 1}));
-  EXPECT_EQ(r.starts, (std::vector<std::int64_t>{0, 0}));
-  EXPECT_EQ(r.ends, (std::vector<std::int64_t>{10, 10}));
+  EXPECT_EQ(r.keys, (ColumnVector<StreamKey>{0, 1}));
+  EXPECT_EQ(r.starts, (ColumnVector<std::int64_t>{0, 0}));
+  EXPECT_EQ(r.ends, (ColumnVector<std::int64_t>{10, 10}));
   EXPECT_EQ(std::vector<std::int64_t>(r.values_as<std::int64_t>().begin(), r.values_as<std::int64_t>().end()),
             (std::vector<std::int64_t>{5, 11}));
   op.advance_watermark(7);  // lower: ignored and counted

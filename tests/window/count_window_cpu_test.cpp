@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <span>
 #include <thread>
+#include <variant>
+#include <vector>
 
 #include "api/window_count.hpp"
 #include "core/error.hpp"
@@ -27,6 +30,13 @@ namespace {
 using window::AggregateKind;
 using window::CountAlgorithm;
 using window::ValueType;
+
+// A result column's values as a std::vector, to compare with a literal.
+template <class T>
+std::vector<T> values_of(const window::Column& column) {
+  const std::span<const T> values = window::column_as<T>(column);
+  return {values.begin(), values.end()};
+}
 
 // The CPU workers every conformance run shares (at most 4 cores): a scheduler per run would spend
 // the edge cases' thousands of tiny runs starting threads.
@@ -109,7 +119,7 @@ TEST(CountWindowApi, CpuRunsTheRegisteredVariantsOnTheScheduler) {
     EXPECT_NE(std::find(runnable.begin(), runnable.end(), isa), runnable.end()) << isa << " cannot run here";
   }
   EXPECT_GE(named, 1) << r.algorithm;
-  const auto& got = std::get<std::vector<std::int32_t>>(r.values);
+  const auto got = window::column_as<std::int32_t>(r.values);
   ASSERT_EQ(got.size(), (v.size() - 64) / 16 + 1);
   for (std::size_t k = 0; k < got.size(); ++k)
     ASSERT_EQ(got[k], *std::max_element(v.begin() + static_cast<std::ptrdiff_t>(k * 16),
@@ -306,21 +316,33 @@ TEST(ChunkGeometry, SplitsWindowsIntoFullChunksAndAHead) {
 TEST(CountWindowApi, ResultTypesFollowTheDocumentedRules) {
   const std::vector<std::int32_t> v = {1, 2, 3, 4};
   const auto sum = window::aggregate_count(std::span<const std::int32_t>(v), 2, 1, AggregateKind::sum);
-  EXPECT_EQ(std::get<std::vector<std::int64_t>>(sum.values), (std::vector<std::int64_t>{3, 5, 7}));
+  EXPECT_EQ(values_of<std::int64_t>(sum.values), (std::vector<std::int64_t>{3, 5, 7}));
   const auto mx = window::aggregate_count(std::span<const std::int32_t>(v), 3, 1, AggregateKind::max);
-  EXPECT_EQ(std::get<std::vector<std::int32_t>>(mx.values), (std::vector<std::int32_t>{3, 4}));
+  EXPECT_EQ(values_of<std::int32_t>(mx.values), (std::vector<std::int32_t>{3, 4}));
   const std::vector<float> f = {0.5f, 0.25f};
   const auto fs = window::aggregate_count(std::span<const float>(f), 2, 2, AggregateKind::sum);
-  EXPECT_EQ(std::get<std::vector<double>>(fs.values), (std::vector<double>{0.75}));
+  EXPECT_EQ(values_of<double>(fs.values), (std::vector<double>{0.75}));
   const auto cnt = window::aggregate_count(std::span<const float>(f), 1, 1, AggregateKind::count);
-  EXPECT_EQ(std::get<std::vector<std::int64_t>>(cnt.values), (std::vector<std::int64_t>{1, 1}));
+  EXPECT_EQ(values_of<std::int64_t>(cnt.values), (std::vector<std::int64_t>{1, 1}));
+}
+
+// Result columns leave new values uninitialised on resize (core/column_vector.hpp); make_column
+// still promises zeros.
+TEST(CountWindowApi, MakeColumnGivesZerosOfTheType) {
+  for (const ValueType t : {ValueType::int32, ValueType::int64, ValueType::float32, ValueType::float64}) {
+    const window::Column c = window::make_column(t, 1000);
+    EXPECT_EQ(window::type_of(c), t);
+    ASSERT_EQ(window::size_of(c), 1000u);
+    std::visit(
+        [](const auto& v) { EXPECT_TRUE(std::all_of(v.begin(), v.end(), [](auto x) { return x == 0; })); },
+        c);
+  }
 }
 
 TEST(CountWindowApi, Int32SumsDoNotOverflow) {
   const std::vector<std::int32_t> v(10, std::numeric_limits<std::int32_t>::max());
   const auto r = window::aggregate_count(std::span<const std::int32_t>(v), 10, 1, AggregateKind::sum);
-  EXPECT_EQ(std::get<std::vector<std::int64_t>>(r.values).at(0),
-            10LL * std::numeric_limits<std::int32_t>::max());
+  EXPECT_EQ(values_of<std::int64_t>(r.values).at(0), 10LL * std::numeric_limits<std::int32_t>::max());
 }
 
 TEST(CountWindowApi, CpuRejectsNamedAlgorithms) {
@@ -501,13 +523,12 @@ TEST(CountWindowApi, PositionalFunctionsReportPositions) {
     return window::aggregate_count(std::span<const std::int32_t>(v), 4, 2, k);
   };
   const auto amin = run(AggregateKind::argmin);  // windows [0,4) [2,6) [4,8)
-  EXPECT_EQ(std::get<std::vector<std::int32_t>>(amin.values), (std::vector<std::int32_t>{1, 1, 2}));
+  EXPECT_EQ(values_of<std::int32_t>(amin.values), (std::vector<std::int32_t>{1, 1, 2}));
   EXPECT_EQ(amin.positions, (std::vector<std::int64_t>{1, 3, 6}));  // the first of equal values
   const auto amax = run(AggregateKind::argmax);
   EXPECT_EQ(amax.positions, (std::vector<std::int64_t>{2, 5, 5}));
   EXPECT_EQ(run(AggregateKind::first).positions, (std::vector<std::int64_t>{0, 2, 4}));
-  EXPECT_EQ(std::get<std::vector<std::int32_t>>(run(AggregateKind::last).values),
-            (std::vector<std::int32_t>{1, 9, 6}));
+  EXPECT_EQ(values_of<std::int32_t>(run(AggregateKind::last).values), (std::vector<std::int32_t>{1, 9, 6}));
   EXPECT_TRUE(run(AggregateKind::sum).positions.empty());
 }
 }  // namespace

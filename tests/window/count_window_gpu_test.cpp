@@ -166,7 +166,7 @@ TEST(CountWindowDevice, SmallForSanitizers) {
             auto same = same_windows(out.download(), want, which, values, w, s, kind);
             if (same && positions_out != nullptr) {
               const window::Column got = positions.download();
-              same = same_positions(std::get<std::vector<std::int64_t>>(got), want_positions, which, k);
+              same = same_positions(window::column_as<std::int64_t>(got), want_positions, which, k);
             }
             ASSERT_TRUE(same) << window::to_string(a) << " " << window::to_string(kind) << " W=" << w
                               << " S=" << s << ": " << same.message();

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -144,7 +145,7 @@ window::Column reference_windows(const std::vector<T>& x, std::uint64_t w, std::
 }
 
 // Compares the positions of the positional functions window by window, exactly.
-inline ::testing::AssertionResult same_positions(const std::vector<std::int64_t>& got,
+inline ::testing::AssertionResult same_positions(std::span<const std::int64_t> got,
                                                  const std::vector<std::int64_t>& want,
                                                  const std::vector<std::uint64_t>& which,
                                                  std::uint64_t windows) {
@@ -172,7 +173,7 @@ template <class T>
   std::visit(
       [&](const auto& g) {
         using R = typename std::decay_t<decltype(g)>::value_type;
-        const auto& r = std::get<std::vector<R>>(want);
+        const std::span<const R> r = window::column_as<R>(want);
         const bool tolerant = std::is_floating_point_v<T> && kind == window::AggregateKind::sum;
         long double running_abs = 0;  // sum of |x| before the current window's end
         std::uint64_t running_end = 0;

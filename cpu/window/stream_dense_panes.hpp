@@ -18,7 +18,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/column_vector.hpp"
 #include "cpu/window/stream_closed_panes.hpp"
+#include "cpu/window/stream_parallel.hpp"
 #include "templates/window/stream_aggregates.hpp"
 
 namespace sextant::window::detail {
@@ -36,7 +38,8 @@ class DensePanes {
  public:
   using P = Partial<A>;
 
-  explicit DensePanes(std::uint64_t ring_bytes) : ring_bytes_(ring_bytes) {}
+  // `threads` clear and lay out the ring (tens of MiB with many keys).
+  DensePanes(std::uint64_t ring_bytes, int threads) : ring_bytes_(ring_bytes), threads_(threads) {}
 
   // Every pane below `lo` is closed (before the first add).
   void start(std::int64_t lo) noexcept { lo_ = lo; }
@@ -139,27 +142,38 @@ class DensePanes {
   // Clears the rows handed out by the last release, then moves the waiting panes the ring now
   // covers into it.
   void recycle() {
-    for (const std::uint64_t slot : handed_) {
-      std::fill_n(cells_.data() + slot * stride_, keys_, P::identity());
-      used_[slot] = 0;
-    }
+    const int threads = threads_for_bytes(handed_.size() * keys_ * sizeof(P), threads_);
+    parallel_parts(static_cast<int>(handed_.size()), threads, [&](int i) {
+      std::fill_n(cells_.data() + handed_[static_cast<std::size_t>(i)] * stride_, keys_, P::identity());
+    });
+    for (const std::uint64_t slot : handed_) used_[slot] = 0;
     handed_.clear();
     pull_far();
   }
 
  private:
-  // Re-lays the ring out with `rows` rows of `stride` cells; pending rows keep their panes.
+  // Re-lays the ring out with `rows` rows of `stride` cells; pending rows keep their panes. The
+  // threads fill the new rows (their first touch), each row from its old slot or the identity.
   void resize(std::uint64_t rows, std::uint64_t stride) {
-    std::vector<P> cells(rows * stride, P::identity());
+    ColumnVector<P> cells(rows * stride);
     std::vector<std::uint8_t> used(rows, 0);
+    std::vector<std::uint64_t> from(rows, rows_);  // the old slot of each new row (rows_: none)
     for (std::uint64_t slot = 0; slot < rows_; ++slot) {
       if (!used_[slot]) continue;
       const std::int64_t pane =
           lo_ + static_cast<std::int64_t>((slot - static_cast<std::uint64_t>(lo_)) & (rows_ - 1));
       const std::uint64_t to = static_cast<std::uint64_t>(pane) & (rows - 1);
-      std::copy_n(cells_.data() + slot * stride_, keys_, cells.data() + to * stride);
+      from[to] = slot;
       used[to] = 1;
     }
+    const int threads = threads_for_bytes(rows * stride * sizeof(P), threads_);
+    parallel_parts(static_cast<int>(rows), threads, [&](int r) {
+      const auto to = static_cast<std::uint64_t>(r);
+      P* row = cells.data() + to * stride;
+      const std::uint64_t kept = from[to] < rows_ ? keys_ : 0;
+      if (kept > 0) std::copy_n(cells_.data() + from[to] * stride_, kept, row);
+      std::fill(row + kept, row + stride, P::identity());
+    });
     cells_.swap(cells);
     used_.swap(used);
     rows_ = rows;
@@ -183,11 +197,12 @@ class DensePanes {
   }
 
   std::uint64_t ring_bytes_;
+  int threads_;
   std::int64_t lo_ = 0;       // the ring covers panes [lo_, lo_ + rows_)
   std::uint64_t rows_ = 0;    // a power of two (0 until the first key)
   std::uint64_t stride_ = 0;  // cells per row (>= keys_)
   std::uint32_t keys_ = 0;
-  std::vector<P> cells_;            // rows_ * stride_
+  ColumnVector<P> cells_;           // rows_ * stride_
   std::vector<std::uint8_t> used_;  // per slot: the row holds a tuple
   std::vector<std::uint64_t> handed_;
   std::map<std::int64_t, std::vector<std::pair<std::uint32_t, P>>> far_;

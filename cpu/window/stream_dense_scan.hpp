@@ -16,8 +16,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/column_vector.hpp"
 #include "cpu/window/stream_bpat.hpp"
 #include "cpu/window/stream_closed_panes.hpp"
+#include "cpu/window/stream_parallel.hpp"
 #include "templates/window/stream_aggregates.hpp"
 
 namespace sextant::window::detail {
@@ -42,14 +44,19 @@ class DenseScan {
   const Control& control() const noexcept { return control_; }
   void commit(const Control& c) noexcept { control_ = c; }
 
-  // Room for the ids below `keys` (new keys: nothing stored, every partial the identity).
-  void reserve_keys(std::uint32_t keys) {
+  // Room for the ids below `keys` (new keys: nothing stored, every partial the identity). With
+  // many keys the blocks are hundreds of MiB: `threads` lay them out (and touch them first).
+  void reserve_keys(std::uint32_t keys, int threads) {
     if (keys <= stride_) return;
     const std::uint64_t stride = std::max<std::uint64_t>(std::bit_ceil(std::uint64_t{keys}), 64);
-    const auto relayout = [&](std::vector<P>& v, std::int64_t rows) {
-      std::vector<P> next(static_cast<std::size_t>(rows) * stride, P::identity());
-      for (std::int64_t r = 0; r < rows && stride_ > 0; ++r)
-        std::copy_n(v.data() + r * stride_, stride_, next.data() + r * stride);
+    const auto relayout = [&](ColumnVector<P>& v, std::int64_t rows) {
+      ColumnVector<P> next(static_cast<std::size_t>(rows) * stride);
+      const int team = threads_for_bytes(static_cast<std::uint64_t>(rows) * stride * sizeof(P), threads);
+      parallel_parts(static_cast<int>(rows), team, [&](int r) {
+        P* row = next.data() + static_cast<std::uint64_t>(r) * stride;
+        if (stride_ > 0) std::copy_n(v.data() + static_cast<std::uint64_t>(r) * stride_, stride_, row);
+        std::fill(row + stride_, row + stride, P::identity());
+      });
       v.swap(next);
     };
     relayout(blocks_[0], w_);
@@ -154,9 +161,9 @@ class DenseScan {
 
   std::int64_t w_, s_;  // panes per window and per slide
   Control control_;
-  std::uint64_t stride_ = 0;  // cells per row (>= keys)
-  std::vector<P> blocks_[2];  // w_ rows each: the current block's panes, the previous block's suffixes
-  std::vector<P> prefix_;     // one row: the current block's running prefix per key
+  std::uint64_t stride_ = 0;   // cells per row (>= keys)
+  ColumnVector<P> blocks_[2];  // w_ rows each: the current block's panes, the previous block's suffixes
+  ColumnVector<P> prefix_;     // one row: the current block's running prefix per key
 };
 
 }  // namespace sextant::window::detail

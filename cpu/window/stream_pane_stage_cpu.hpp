@@ -71,7 +71,7 @@ class CpuPaneStage {
                     ? Layout::sparse
                 : g.window_stage == WindowStageKind::dense ? Layout::dense
                                                            : Layout::undecided),
-        dense_(policy::stream_dense_ring_bytes) {
+        dense_(policy::stream_dense_ring_bytes, threads_) {
     shards_.emplace_back(g);
   }
 

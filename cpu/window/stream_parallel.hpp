@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <exception>
 
+#include "templates/window/count_window_policy.hpp"
+
 namespace sextant::window::detail {
 
 template <class F>
@@ -26,6 +28,12 @@ void parallel_parts(int parts, int threads, F&& f) {
     }
   }
   if (error) std::rethrow_exception(error);
+}
+
+// Threads for a pass over `bytes` of memory (a table's first touch, a clear): one below
+// policy::stream_parallel_fill_bytes.
+inline int threads_for_bytes(std::uint64_t bytes, int threads) noexcept {
+  return bytes >= policy::stream_parallel_fill_bytes ? threads : 1;
 }
 
 }  // namespace sextant::window::detail

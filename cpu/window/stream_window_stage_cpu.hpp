@@ -216,7 +216,7 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, Results& 
   if (dense_.empty())
     for (const detail::BpatShape& g : shapes_) dense_.emplace_back(g);
   const std::uint32_t keys = closed.dense_keys;
-  for (auto& d : dense_) d.reserve_keys(keys);
+  for (auto& d : dense_) d.reserve_keys(keys, threads_);
   // Ranges of whole cache lines of partials; one thread below a few thousand keys.
   constexpr std::uint32_t grain = 4096;
   const int parts =

@@ -30,6 +30,11 @@ inline constexpr double stream_dense_min_fill = 0.125;
 // The dense pane stage's ring of pending rows grows up to this many bytes (at least two rows);
 // panes beyond it wait in an ordered side map.
 inline constexpr std::uint64_t stream_dense_ring_bytes = std::uint64_t{1} << 28;
+// The dense layout's tables (ring rows, the scan's blocks) are laid out and cleared by the stage's
+// threads from this size on; below it, starting the team costs more than the pass. At 10^5 keys
+// they are hundreds of MiB, one core's first touch of them was most of a run's first push
+// (docs/PERFORMANCE.md, session 28).
+inline constexpr std::uint64_t stream_parallel_fill_bytes = std::uint64_t{4} << 20;
 
 // Tuples per push that `sextant window --batch auto` hands a GPU, and the CPU per operator thread
 // (the paper's 4 MiB of 32-byte tuples, 2^17, per thread). A GPU push pays a few round trips and

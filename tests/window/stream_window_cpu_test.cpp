@@ -587,6 +587,33 @@ TEST(CpuStreamWindow, DenseLayoutGathersLargePushesInChunks) {
   EXPECT_EQ(op.window_stage(), "cpu dense") << "the layout this test is about";
 }
 
+// The dense layout with keys that keep arriving: 5000 keys choose it, then 36 000 more make every
+// per-key row grow (to 65 536 cells) while rows hold pending panes and the window stage's blocks
+// hold open windows. The rows are then tens of MiB, which the stage's threads lay out.
+TEST(CpuStreamWindow, DenseLayoutGrowsWithKeysThatArriveLater) {
+  StreamShape first;
+  first.tuples = 30000;
+  first.keys = 5000;
+  first.delay = 300;
+  first.wm_lag = 250;
+  first.seed = 14;
+  auto tuples = make_stream<std::int64_t>(first);
+  StreamShape more = first;
+  more.keys = 36000;
+  more.start = tuples.back().ts + 1;
+  more.seed = 15;
+  for (const auto& t : make_stream<std::int64_t>(more)) tuples.push_back(t);
+  const auto options = time_options({{32000, 2000}}, 100);  // 16 panes of 2000 per window
+  const window::CpuStreamConfig config{3, 128, 0};
+  window::StreamWindowOperator<window::CpuStreamBackend, window::SumAggregate<std::int64_t>> op(options,
+                                                                                                config);
+  op.push(BatchColumns<std::int64_t>(tuples, 0, 10000).batch());
+  EXPECT_EQ(op.window_stage(), "cpu dense") << "the layout this test is about";
+  for_each_aggregate<std::int64_t>([&](auto a) {
+    check_stream_window<window::CpuStreamBackend, decltype(a)>(tuples, options, {10000, false}, config);
+  });
+}
+
 // With `automatic`, the first release that closes a pane picks the layout: dense (rows over every
 // key) for many keys that fill most panes, per key otherwise; the shards' panes move into the rows
 // then. Both are exact, with disorder, late tuples, jumps in time and every aggregate.

@@ -2,6 +2,7 @@
 // skycube (with hardware counters asked for: they are optional, so the run succeeds whether PAPI
 // loads or not), a count window and a stream window, each checked against values worked out by
 // hand. Exit 0 when all match; prints what it found.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <sextant/core/config.hpp>
@@ -52,8 +53,8 @@ void count_window() {
   using namespace sextant::window;
   const std::vector<std::int32_t> values = {1, 2, 3, 4, 5, 6};
   const auto result = aggregate_count(std::span<const std::int32_t>(values), 4, 2, AggregateKind::sum);
-  const auto* sums = std::get_if<sextant::ColumnVector<std::int64_t>>(&result.values);
-  check(sums != nullptr && *sums == std::vector<std::int64_t>{10, 18}, "count-window sums are 10 18");
+  const std::span<const std::int64_t> sums = column_as<std::int64_t>(result.values);
+  check(std::ranges::equal(sums, std::vector<std::int64_t>{10, 18}), "count-window sums are 10 18");
 }
 
 // Time windows W = 4, S = 2 (window k >= 0 is [2k, 2k + 4)), sum per key, tuples out of order:

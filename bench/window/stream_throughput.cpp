@@ -240,6 +240,7 @@ int main(int argc, char** argv) {
              "push batches of KIB KiB of 32-byte tuples at every point (default the experiment's)"},
             {"stage", "auto|bpat|scan|dense",
              "the window stage of every point that does not name one (default auto: the cost model)"},
+            {"keys", "K", "only the points with K keys (e.g. one point of the keys experiment)"},
             {"csv", "F", "write every point here (default stream_throughput_<device>.csv)"},
             {"help", "", "this text"},
         });
@@ -270,6 +271,15 @@ int main(int argc, char** argv) {
     const window::WindowStageKind stage = window::parse_window_stage("--stage", args.get_or("stage", "auto"));
     for (Point& p : points)
       if (p.stage == window::WindowStageKind::automatic) p.stage = stage;
+    if (args.has("keys")) {
+      const auto keys = static_cast<std::uint32_t>(args.get_int("keys", 1, 1, (1LL << 32) - 1));
+      std::erase_if(points, [&](const Point& p) { return p.keys != keys; });
+      if (points.empty())
+        throw Error::argument("--keys", std::to_string(keys),
+                              "a key count of a point of --experiment " + which +
+                                  " (keys: 1, 10, 100, 500, 1000, 10000, 100000; with --quick 1, 100, 10000)",
+                              "no point has that many keys");
+    }
     if (batch_kib > 0)
       for (Point& p : points)
         p.batch = std::max<std::size_t>(1, batch_kib * 1024 / sizeof(datagen::StreamTuple));

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -32,6 +33,31 @@ struct DenseCell {
   std::int64_t pane;
   Partial<A> p;
 };
+
+// The split of key ids over `parts` threads that combine a batch into the rows: about
+// id * parts / keys, by lines of 64 ids (a line of a row is one part's), as a multiply and a
+// shift. Monotone and below `parts`, so each part owns a contiguous range of ids.
+struct KeyParts {
+  std::uint64_t scale;
+  KeyParts(std::uint32_t keys, int parts)
+      : scale((static_cast<std::uint64_t>(parts) << 32) / ((std::uint64_t{keys} + 63) / 64)) {}
+  std::size_t operator()(std::uint32_t id) const noexcept {
+    return static_cast<std::size_t>(((id >> 6) * scale) >> 32);
+  }
+};
+
+// One slice's on-time tuples (pane >= 0), lifted, to the next free cells of their parts
+// (next[part], advanced). The pointers are restrict so that the stores to the cells do not
+// make every read of the loop a reload.
+template <StreamAggregate A>
+void scatter_to_parts(const std::uint32_t* __restrict ids, const std::int64_t* __restrict panes,
+                      const typename A::Input* __restrict values, const std::int64_t* __restrict timestamps,
+                      std::size_t begin, std::size_t end, KeyParts part_of, std::size_t* __restrict next,
+                      DenseCell<A>* __restrict cells) {
+  for (std::size_t i = begin; i < end; ++i)
+    if (panes[i] >= 0)
+      cells[next[part_of(ids[i])]++] = {ids[i], panes[i], Partial<A>::lift(values[i], {timestamps[i]})};
+}
 
 template <StreamAggregate A>
 class DensePanes {

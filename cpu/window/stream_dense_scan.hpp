@@ -73,20 +73,19 @@ class DenseScan {
               std::uint32_t k0, std::uint32_t k1, Emit&& emit) {
     for (const Row& row : rows) {
       if (!walk_to(c, row.pane, k0, k1, emit)) jump(c, row.pane, k0, k1);
-      P* cur = store(c);
+      c.last = row.pane;
       if (row.cells != nullptr) {
-        std::copy(row.cells + k0, row.cells + k1, cur + k0);
+        append_pane(c, k0, k1, emit, [cells = row.cells](std::uint32_t k) { return cells[k]; });
       } else {
+        // A pane that waited outside the ring: its cells into the row first, then the row itself.
+        P* cur = store(c);
         std::fill(cur + k0, cur + k1, P::identity());
         for (std::uint32_t i = row.begin; i < row.end; ++i) {
           const auto& [id, p] = closed.cells[i];
           if (id >= k0 && id < k1) cur[id] = P::combine(cur[id], p);
         }
+        append_pane(c, k0, k1, emit, [cur](std::uint32_t k) { return cur[k]; });
       }
-      P* prefix = prefix_.data();
-      for (std::uint32_t k = k0; k < k1; ++k) prefix[k] = P::combine(prefix[k], cur[k]);
-      c.last = row.pane;
-      finish_pane(c, k0, k1, emit);
     }
     walk_to(c, frontier, k0, k1, emit);  // stops early once dead: the next row jumps
     return c;
@@ -102,9 +101,7 @@ class DenseScan {
   bool walk_to(Control& c, std::int64_t to, std::uint32_t k0, std::uint32_t k1, Emit& emit) {
     while (c.next < to) {
       if (dead(c)) return false;
-      P* cur = store(c);
-      std::fill(cur + k0, cur + k1, P::identity());
-      finish_pane(c, k0, k1, emit);
+      append_pane(c, k0, k1, emit, [](std::uint32_t) { return P::identity(); });
     }
     return true;
   }
@@ -124,21 +121,38 @@ class DenseScan {
     c.next_end = (start + s_ - 1) / s_ * s_ + w_ - 1;
   }
 
-  // The pane at c.next is stored (and in the prefixes): fires the window that ends there, if
-  // any, and closes a full block into suffixes.
-  template <class Emit>
-  void finish_pane(Control& c, std::uint32_t k0, std::uint32_t k1, Emit& emit) {
-    const P* prefix = prefix_.data();
-    if (c.next == c.next_end) {
+  // Appends pane c.next, whose partial of key k is cell(k), in one pass over the keys: stores it
+  // in the current block, adds it to the prefixes and fires the window that ends there, if any.
+  // Then a full block closes into suffixes.
+  template <class Emit, class Cell>
+  void append_pane(Control& c, std::uint32_t k0, std::uint32_t k1, Emit& emit, Cell&& cell) {
+    P* cur = store(c);
+    P* prefix = prefix_.data();
+    if (c.next != c.next_end) {
+      for (std::uint32_t k = k0; k < k1; ++k) {
+        const P v = cell(k);
+        cur[k] = v;
+        prefix[k] = P::combine(prefix[k], v);
+      }
+    } else {
       const std::int64_t at = c.fill + 1;
       const std::int64_t window = (c.next_end + 1 - w_) / s_;
-      if (at == w_ || !c.have_prev) {
-        for (std::uint32_t k = k0; k < k1; ++k)
-          if (prefix[k].tuples > 0) emit(k, window, prefix[k]);
-      } else {
+      if (at == w_ || !c.have_prev) {  // the window is the block so far
+        for (std::uint32_t k = k0; k < k1; ++k) {
+          const P v = cell(k);
+          cur[k] = v;
+          const P r = P::combine(prefix[k], v);
+          prefix[k] = r;
+          if (r.tuples > 0) emit(k, window, r);
+        }
+      } else {  // the previous block's suffix from `at` on, then the block so far
         const P* suffix = blocks_[1 - c.cur].data() + at * stride_;
         for (std::uint32_t k = k0; k < k1; ++k) {
-          const P r = P::combine(suffix[k], prefix[k]);
+          const P v = cell(k);
+          cur[k] = v;
+          const P pre = P::combine(prefix[k], v);
+          prefix[k] = pre;
+          const P r = P::combine(suffix[k], pre);
           if (r.tuples > 0) emit(k, window, r);
         }
       }

@@ -17,17 +17,22 @@
 // (stream_dense_panes.hpp, window stage `dense`): asked for, or with `automatic` chosen at the
 // first release that closes a pane when the keys are many and most (key, pane) cells are taken
 // (policy::stream_dense_min_keys, stream_dense_min_fill); the shards' panes then move into the
-// rows and the layout stays dense.
+// rows and the layout stays dense. A first batch that meets that rule on its own starts dense at
+// once, without shards (start_dense_if_full).
 #pragma once
 
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <limits>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "core/column_vector.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
 #include "cpu/window/stream_builtin_aggregates.hpp"
@@ -110,9 +115,23 @@ class CpuPaneStage {
   void merge_shards(std::int64_t frontier, ClosedPanes& closed);
   // The runs [begin, end) of runs_ (one key's, one per shard at most) appended to `out` as one run.
   void merge_key(std::size_t begin, std::size_t end, std::int64_t frontier, ClosedPanes& out);
+  // The batch into the rows. `tentative` (an undecided layout's first batch): only if the batch
+  // alone meets the dense rule (start_dense_if_full); false, having changed nothing, otherwise.
   template <bool HasWm>
-  void accumulate_dense(const detail::PaneInput<Value>& in, const std::vector<std::size_t>& bounds,
-                        const std::vector<detail::SliceScan>& scans, detail::PaneTally& tally);
+  bool accumulate_dense(const detail::PaneInput<Value>& in, const std::vector<std::size_t>& bounds,
+                        const std::vector<detail::SliceScan>& scans, detail::PaneTally& tally,
+                        bool tentative);
+  // choose_layout's rule on one batch: its on-time cells (distinct key and pane) against its keys
+  // and the panes it spans. True, with the layout dense from the batch's first pane, when met.
+  bool start_dense_if_full(const std::uint32_t* ids, const std::int64_t* panes,
+                           const std::vector<std::size_t>& bounds);
+  // The batch's on-time tuples (pane >= 0) into the rows, in arrival order, on this thread.
+  void combine_dense(const detail::PaneInput<Value>& in, const std::uint32_t* ids, const std::int64_t* panes);
+  // The same on `parts` threads, each owning a range of key ids: the slices (`bounds`) first
+  // partition their tuples by range, so that every thread reads only its own.
+  void combine_dense_by_keys(const detail::PaneInput<Value>& in, const std::uint32_t* ids,
+                             const std::int64_t* panes, const std::vector<std::size_t>& bounds,
+                             std::uint32_t keys, int parts);
   // Automatic layout, at a release that closes a pane: dense when the cost model says so (the
   // shards' panes then move into the rows).
   void choose_layout(std::int64_t frontier);
@@ -126,11 +145,13 @@ class CpuPaneStage {
   std::uint64_t min_tuples_per_pane_to_split_;
   Layout layout_;
   detail::DensePanes<A> dense_;
-  std::vector<std::uint32_t> dense_ids_;                // the batch's key ids
-  std::vector<std::int64_t> dense_panes_;               // and pane ids (-1: late)
-  std::vector<std::vector<std::uint32_t>> dense_mine_;  // per part: its tuples
-  // The dense layout splits the combines over threads by key, at least this many keys each; each
-  // part gathers its tuples from chunks of this many (12 bytes each: 768 KiB).
+  std::vector<std::uint32_t> dense_ids_;            // the batch's key ids
+  std::vector<std::int64_t> dense_panes_;           // and pane ids (-1: late)
+  std::vector<std::uint32_t> dense_mine_;           // combine_dense: the on-time tuples of a chunk
+  ColumnVector<detail::DenseCell<A>> dense_cells_;  // combine_dense_by_keys: the tuples by part
+  std::vector<std::size_t> dense_offsets_;          // and where each (slice, part) writes them
+  // The dense layout splits the combines over threads by key, at least this many keys each. One
+  // thread gathers the on-time tuples of chunks of this many (12 bytes each: 768 KiB).
   static constexpr std::uint32_t dense_part_keys = 1024;
   static constexpr std::size_t dense_gather_tuples = std::size_t{1} << 16;
   std::vector<detail::PaneShard<A>> shards_;
@@ -214,7 +235,20 @@ void CpuPaneStage<A>::push(const StreamBatch<Value>& batch) {
     }
   }
 
-  if (layout_ == Layout::dense) {
+  // Automatic layout: a first batch with enough tuples for the dense rule in each pane it spans
+  // may start dense right away (start_dense_if_full).
+  bool tentative = false;
+  if (layout_ == Layout::undecided && counters_.tuples_in == 0 && !batch.keys.empty()) {
+    std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = 0;
+    for (const auto& scan : scans) {
+      lo = std::min(lo, scan.min_ts);
+      hi = std::max(hi, scan.max_ts);
+    }
+    const auto span = static_cast<double>(divider_(hi) - divider_(lo)) + 1;
+    tentative =
+        static_cast<double>(n) >= policy::stream_dense_min_fill * policy::stream_dense_min_keys * span;
+  }
+  if (layout_ == Layout::dense || tentative) {
     detail::PaneTally tally;
     tally.watermark = wm_;
     detail::PaneInput<Value> in;
@@ -223,13 +257,14 @@ void CpuPaneStage<A>::push(const StreamBatch<Value>& batch) {
     in.values = batch.values.data();
     in.watermarks = wms;
     in.size = n;
-    wms ? accumulate_dense<true>(in, bounds, scans, tally)
-        : accumulate_dense<false>(in, bounds, scans, tally);
-    counters_.late_dropped += tally.late;
-    counters_.watermarks_ignored += tally.ignored;
-    wm_ = tally.watermark;
-    counters_.tuples_in += n;
-    return;
+    if (wms ? accumulate_dense<true>(in, bounds, scans, tally, tentative)
+            : accumulate_dense<false>(in, bounds, scans, tally, tentative)) {
+      counters_.late_dropped += tally.late;
+      counters_.watermarks_ignored += tally.ignored;
+      wm_ = tally.watermark;
+      counters_.tuples_in += n;
+      return;
+    }
   }
   std::vector<detail::PaneTally> tallies(static_cast<std::size_t>(parts));
   std::int64_t wm = wm_;
@@ -325,10 +360,10 @@ void CpuPaneStage<A>::flush_direct() {
 
 template <StreamAggregate A>
 template <bool HasWm>
-void CpuPaneStage<A>::accumulate_dense(const detail::PaneInput<Value>& in,
+bool CpuPaneStage<A>::accumulate_dense(const detail::PaneInput<Value>& in,
                                        const std::vector<std::size_t>& bounds,
-                                       const std::vector<detail::SliceScan>& scans,
-                                       detail::PaneTally& tally) {
+                                       const std::vector<detail::SliceScan>& scans, detail::PaneTally& tally,
+                                       bool tentative) {
   const std::size_t n = in.size;
   const int slices = static_cast<int>(scans.size());
   dense_.recycle();
@@ -384,72 +419,172 @@ void CpuPaneStage<A>::accumulate_dense(const detail::PaneInput<Value>& in,
           key_of_id_.push_back(in.keys[i]);
         }
       }
+  if (tentative && !start_dense_if_full(ids, panes, bounds)) {  // per key then: as it was
+    ids_ = detail::KeyIndex{};
+    key_of_id_.clear();
+    dense_ids_ = {};
+    dense_panes_ = {};
+    return false;
+  }
   const std::uint32_t keys = ids_.size();
   dense_.reserve_keys(keys);
   std::int64_t max_ts = 0;
   for (const auto& scan : scans) max_ts = std::max(max_ts, scan.max_ts);
   if (n > 0) dense_.reserve_panes(divider_(max_ts));
-  // (2) The combines: part t takes the ids [k0, k1) (many keys only), so that every cell sees its
-  // tuples in arrival order.
+  // (2) The combines. Many keys: split by key range over threads (every cell then sees its
+  // tuples in arrival order); one part otherwise.
   const int parts = slices > 1 && keys >= 4 * dense_part_keys
                         ? static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads_),
                                                                  keys / dense_part_keys))
                         : 1;
-  const auto bound = [&](int t) {
-    return t == parts ? keys
-                      : static_cast<std::uint32_t>(
-                            (static_cast<std::uint64_t>(keys) * static_cast<std::uint64_t>(t) /
-                             static_cast<std::uint64_t>(parts)) &
-                            ~std::uint64_t{63});
-  };
-  std::vector<std::vector<detail::DenseCell<A>>> beyond(static_cast<std::size_t>(parts));
-  dense_mine_.resize(static_cast<std::size_t>(parts));
-  detail::parallel_parts(parts, threads_, [&](int t) {
-    constexpr std::size_t ahead = 16;
-    const std::uint32_t k0 = bound(t), span = bound(t + 1) - k0;
-    auto ring = dense_.ring();
-    // Rows over many keys outgrow L2: prefetch then.
-    const bool deep = ring.stride * sizeof(Partial<A>) > (std::size_t{1} << 14);
-    std::vector<std::uint32_t>& mine = dense_mine_[static_cast<std::size_t>(t)];
-    // Every part reads every tuple's id and pane: in chunks that stay in the shared cache while
-    // the parts pass over them (a whole large push would be read from memory once per part).
-    constexpr std::size_t chunk = dense_gather_tuples;
-    for (std::size_t base = 0; base < n; base += chunk) {
-      const std::size_t m = std::min(chunk, n - base);
-      // The part's tuples (its keys, on time), gathered without a branch per tuple.
-      mine.resize(m);
-      std::size_t count = 0;
-      for (std::size_t i = 0; i < m; ++i) {
-        mine[count] = static_cast<std::uint32_t>(i);
-        count += static_cast<std::size_t>(ids[base + i] - k0 < span) &
-                 static_cast<std::size_t>(panes[base + i] >= 0);
-      }
-      for (std::size_t j = 0; j < count; ++j) {
-        if (deep && j + ahead < count) {
-          const std::size_t a = base + mine[j + ahead];
-          __builtin_prefetch(ring.cell(ids[a], panes[a]), 1);
-        }
-        const std::size_t i = base + mine[j];
-        const auto p = Partial<A>::lift(in.values[i], {in.timestamps[i]});
-        if (!ring.add(ids[i], panes[i], p)) [[unlikely]] {
-          if (parts == 1) {  // the ring may grow now
-            dense_.add_slow(ids[i], panes[i], p);
-            ring = dense_.ring();
-          } else {
-            beyond[static_cast<std::size_t>(t)].push_back({ids[i], panes[i], p});
-          }
-        }
-      }
-    }
-  });
-  // Panes beyond the ring, part by part: a key's cells are all in its part, in arrival order.
-  for (const auto& cells : beyond)
-    for (const auto& c : cells) dense_.add(c.id, c.pane, c.p);
+  if (parts == 1)
+    combine_dense(in, ids, panes);
+  else
+    combine_dense_by_keys(in, ids, panes, bounds, keys, parts);
   for (const auto& t : tallies) {
     tally.late += t.late;
     tally.ignored += t.ignored;
   }
   tally.watermark = tallies.back().watermark;
+  return true;
+}
+
+template <StreamAggregate A>
+bool CpuPaneStage<A>::start_dense_if_full(const std::uint32_t* ids, const std::int64_t* panes,
+                                          const std::vector<std::size_t>& bounds) {
+  const std::uint32_t keys = ids_.size();
+  if (keys < policy::stream_dense_min_keys) return false;
+  const int slices = static_cast<int>(bounds.size()) - 1;
+  struct Span {
+    std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = -1;
+    std::uint64_t on_time = 0;
+  };
+  std::vector<Span> spans(static_cast<std::size_t>(slices));
+  detail::parallel_parts(slices, threads_, [&](int t) {
+    Span r;
+    for (std::size_t i = bounds[static_cast<std::size_t>(t)], e = bounds[static_cast<std::size_t>(t) + 1];
+         i < e; ++i)
+      if (panes[i] >= 0) {
+        r.lo = std::min(r.lo, panes[i]);
+        r.hi = std::max(r.hi, panes[i]);
+        ++r.on_time;
+      }
+    spans[static_cast<std::size_t>(t)] = r;
+  });
+  Span all;
+  for (const Span& r : spans) {
+    all.lo = std::min(all.lo, r.lo);
+    all.hi = std::max(all.hi, r.hi);
+    all.on_time += r.on_time;
+  }
+  if (all.on_time == 0) return false;
+  const auto span = static_cast<std::uint64_t>(all.hi - all.lo) + 1;
+  const double need = policy::stream_dense_min_fill * static_cast<double>(keys) * static_cast<double>(span);
+  if (static_cast<double>(all.on_time) < need) return false;  // fewer tuples than the cells it takes
+  // The cells as bits of a pane x key table: at most 1 / stream_dense_min_fill bits per tuple.
+  std::vector<std::uint64_t> seen((span * keys + 63) / 64, 0);
+  detail::parallel_parts(slices, threads_, [&](int t) {
+    for (std::size_t i = bounds[static_cast<std::size_t>(t)], e = bounds[static_cast<std::size_t>(t) + 1];
+         i < e; ++i)
+      if (panes[i] >= 0) {
+        const std::uint64_t bit = static_cast<std::uint64_t>(panes[i] - all.lo) * keys + ids[i];
+        std::atomic_ref<std::uint64_t> word(seen[bit >> 6]);
+        const std::uint64_t mask = std::uint64_t{1} << (bit & 63);
+        if ((word.load(std::memory_order_relaxed) & mask) == 0)
+          word.fetch_or(mask, std::memory_order_relaxed);
+      }
+  });
+  std::uint64_t cells = 0;
+  for (const std::uint64_t w : seen) cells += static_cast<std::uint64_t>(std::popcount(w));
+  if (static_cast<double>(cells) < need) return false;
+  layout_ = Layout::dense;
+  dense_.start(all.lo);
+  return true;
+}
+
+template <StreamAggregate A>
+void CpuPaneStage<A>::combine_dense(const detail::PaneInput<Value>& in, const std::uint32_t* ids,
+                                    const std::int64_t* panes) {
+  constexpr std::size_t ahead = 16;
+  auto ring = dense_.ring();
+  // Rows over many keys outgrow L2: prefetch then.
+  const bool deep = ring.stride * sizeof(Partial<A>) > (std::size_t{1} << 14);
+  for (std::size_t base = 0; base < in.size; base += dense_gather_tuples) {
+    const std::size_t m = std::min(dense_gather_tuples, in.size - base);
+    // The chunk's on-time tuples, gathered without a branch per tuple.
+    dense_mine_.resize(m);
+    std::uint32_t* mine = dense_mine_.data();
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      mine[count] = static_cast<std::uint32_t>(i);
+      count += static_cast<std::size_t>(panes[base + i] >= 0);
+    }
+    for (std::size_t j = 0; j < count; ++j) {
+      if (deep && j + ahead < count) {
+        const std::size_t a = base + mine[j + ahead];
+        __builtin_prefetch(ring.cell(ids[a], panes[a]), 1);
+      }
+      const std::size_t i = base + mine[j];
+      const auto p = Partial<A>::lift(in.values[i], {in.timestamps[i]});
+      if (!ring.add(ids[i], panes[i], p)) [[unlikely]] {
+        dense_.add_slow(ids[i], panes[i], p);  // the ring may grow now
+        ring = dense_.ring();
+      }
+    }
+  }
+}
+
+template <StreamAggregate A>
+void CpuPaneStage<A>::combine_dense_by_keys(const detail::PaneInput<Value>& in, const std::uint32_t* ids,
+                                            const std::int64_t* panes, const std::vector<std::size_t>& bounds,
+                                            std::uint32_t keys, int parts) {
+  const auto slices = static_cast<int>(bounds.size()) - 1;
+  const auto np = static_cast<std::size_t>(parts);
+  const detail::KeyParts part_of(keys, parts);
+  // (a) Each slice counts its on-time tuples per part; (b) the parts then lie one after another,
+  // each holding its slices' tuples in slice order: arrival order.
+  dense_offsets_.resize(static_cast<std::size_t>(slices) * np);
+  detail::parallel_parts(slices, threads_, [&](int t) {
+    std::vector<std::size_t> count(np, 0);
+    for (std::size_t i = bounds[static_cast<std::size_t>(t)], e = bounds[static_cast<std::size_t>(t) + 1];
+         i < e; ++i)
+      count[part_of(ids[i])] += static_cast<std::size_t>(panes[i] >= 0);
+    std::copy(count.begin(), count.end(), dense_offsets_.begin() + static_cast<std::ptrdiff_t>(t * np));
+  });
+  std::vector<std::size_t> part_begin(np + 1, 0);
+  std::size_t at = 0;
+  for (std::size_t p = 0; p < np; ++p) {
+    part_begin[p] = at;
+    for (std::size_t t = 0; t < static_cast<std::size_t>(slices); ++t)
+      at += std::exchange(dense_offsets_[t * np + p], at);
+  }
+  part_begin[np] = at;
+  // (c) Each slice writes its tuples, lifted, to their parts.
+  dense_cells_.resize(at);
+  detail::DenseCell<A>* cells = dense_cells_.data();
+  detail::parallel_parts(slices, threads_, [&](int t) {
+    const auto first = dense_offsets_.begin() + static_cast<std::ptrdiff_t>(t * np);
+    std::vector<std::size_t> next(first, first + static_cast<std::ptrdiff_t>(np));
+    detail::scatter_to_parts<A>(ids, panes, in.values, in.timestamps, bounds[static_cast<std::size_t>(t)],
+                                bounds[static_cast<std::size_t>(t) + 1], part_of, next.data(), cells);
+  });
+  // (d) Each part combines its tuples; a pane beyond the ring waits until every part is done.
+  std::vector<std::vector<detail::DenseCell<A>>> beyond(np);
+  detail::parallel_parts(parts, threads_, [&](int p) {
+    constexpr std::size_t ahead = 16;
+    const auto ring = dense_.ring();
+    for (std::size_t j = part_begin[static_cast<std::size_t>(p)],
+                     e = part_begin[static_cast<std::size_t>(p) + 1];
+         j < e; ++j) {
+      if (j + ahead < e) __builtin_prefetch(ring.cell(cells[j + ahead].id, cells[j + ahead].pane), 1);
+      const detail::DenseCell<A>& c = cells[j];
+      if (!ring.add(c.id, c.pane, c.p)) [[unlikely]]
+        beyond[static_cast<std::size_t>(p)].push_back(c);
+    }
+  });
+  // Panes beyond the ring, part by part: a key's cells are all in its part, in arrival order.
+  for (const auto& part : beyond)
+    for (const auto& c : part) dense_.add(c.id, c.pane, c.p);
 }
 
 template <StreamAggregate A>

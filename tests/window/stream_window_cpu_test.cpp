@@ -614,6 +614,72 @@ TEST(CpuStreamWindow, DenseLayoutGrowsWithKeysThatArriveLater) {
   });
 }
 
+// The dense layout's threads take ranges of keys, after the slices of the batch have handed them
+// their tuples: a cell still takes its tuples in arrival order. A floating sum shows it: 1 + 1e16
+// - 1e16 is 0 in that order and 1 in the reverse one.
+TEST(CpuStreamWindow, DenseCellsTakeTheirTuplesInArrivalOrderOnEveryThread) {
+  constexpr std::size_t n = 6000;  // three slices of 2000 tuples, on three threads
+  std::vector<window::StreamKey> keys(n);
+  std::vector<std::int64_t> ts(n);
+  std::vector<double> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = i + 1;
+    ts[i] = static_cast<std::int64_t>(i / 6);  // every tuple in pane [0, 1000)
+    values[i] = 0.25 * static_cast<double>(i % 7);
+  }
+  const std::size_t at[] = {10, 2010, 4010};  // key 0 once in each slice
+  const double v[] = {1.0, 1e16, -1e16};
+  double want = 0;
+  for (int j = 0; j < 3; ++j) {
+    keys[at[j]] = 0;
+    values[at[j]] = v[j];
+    want += v[j];
+  }
+  ASSERT_NE(want, ((0 + v[2]) + v[1]) + v[0]) << "the order must show in the sum";
+  auto options = time_options({{1000, 1000}});
+  options.window_stage = window::WindowStageKind::dense;
+  const window::CpuStreamConfig config{3, 128, 0};
+  window::StreamWindowOperator<window::CpuStreamBackend, window::SumAggregate<double>> op(options, config);
+  op.push({keys, ts, values, {}});
+  op.finish();
+  std::vector<window::WindowResult<double>> got;
+  op.poll(got);
+  EXPECT_EQ(op.window_stage(), "cpu dense");
+  ASSERT_EQ(got.size(), n - 2);  // one window per key
+  for (const auto& r : got) {
+    EXPECT_EQ(r.start, 0);
+    EXPECT_EQ(r.end, 1000);
+    const double expected = r.key == 0 ? want : values[static_cast<std::size_t>(r.key) - 1];
+    EXPECT_EQ(r.value, expected) << "key " << r.key;
+  }
+}
+
+// With `automatic`, a first batch that alone meets the dense rule starts the dense layout at that
+// push, before any pane closes (no per-key panes to move into rows at the first release); one
+// that does not (too few keys) leaves the choice to the first release. Exact either way.
+TEST(CpuStreamWindow, AutomaticLayoutStartsDenseWithAFirstBatchThatFillsTheRows) {
+  for (const std::uint32_t keys : {window::policy::stream_dense_min_keys + 1904, 100u})
+    for (const window::CpuStreamConfig config :
+         {window::CpuStreamConfig{1}, window::CpuStreamConfig{3, 128, 0}}) {
+      StreamShape shape;
+      shape.tuples = 40000;
+      shape.keys = keys;
+      shape.delay = 300;
+      shape.wm_lag = 250;  // some tuples late, after the first batch
+      shape.seed = 22;
+      auto tuples = make_stream<std::int64_t>(shape);
+      for (std::size_t i = 0; i < 20000; ++i) tuples[i].wm = window::no_watermark;  // it closes nothing
+      const auto options = time_options({{3000, 1000}, {6000, 1000}}, 20);
+      SCOPED_TRACE("keys " + std::to_string(keys) + "; threads " + std::to_string(config.threads));
+      window::CpuPaneStage<window::SumAggregate<std::int64_t>> stage(window::make_geometry(options), config);
+      stage.push(BatchColumns<std::int64_t>(tuples, 0, 20000).batch());
+      EXPECT_EQ(stage.dense(), keys > window::policy::stream_dense_min_keys);
+      for_each_aggregate<std::int64_t>([&](auto a) {
+        check_stream_window<window::CpuStreamBackend, decltype(a)>(tuples, options, {20000, false}, config);
+      });
+    }
+}
+
 // With `automatic`, the first release that closes a pane picks the layout: dense (rows over every
 // key) for many keys that fill most panes, per key otherwise; the shards' panes move into the rows
 // then. Both are exact, with disorder, late tuples, jumps in time and every aggregate.

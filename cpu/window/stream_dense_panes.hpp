@@ -34,16 +34,11 @@ struct DenseCell {
   Partial<A> p;
 };
 
-// The split of key ids over `parts` threads that combine a batch into the rows: about
-// id * parts / keys, by lines of 64 ids (a line of a row is one part's), as a multiply and a
-// shift. Monotone and below `parts`, so each part owns a contiguous range of ids.
+// The split of key ids over the threads that combine a batch into the rows: by lines of 64 ids
+// (a line of a row is one part's), each part a contiguous range of lines (part[line]).
 struct KeyParts {
-  std::uint64_t scale;
-  KeyParts(std::uint32_t keys, int parts)
-      : scale((static_cast<std::uint64_t>(parts) << 32) / ((std::uint64_t{keys} + 63) / 64)) {}
-  std::size_t operator()(std::uint32_t id) const noexcept {
-    return static_cast<std::size_t>(((id >> 6) * scale) >> 32);
-  }
+  const std::uint16_t* part;
+  std::size_t operator()(std::uint32_t id) const noexcept { return part[id >> 6]; }
 };
 
 // One slice's on-time tuples (pane >= 0), lifted, to the next free cells of their parts

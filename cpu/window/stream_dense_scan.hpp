@@ -37,6 +37,7 @@ class DenseScan {
     std::int64_t last = INT64_MIN / 2;  // the last pane with a tuple of any key
     int cur = 0;                        // which buffer holds the current block
     bool have_prev = false;             // the other buffer holds the previous block's suffixes
+    std::uint64_t windows = 0;          // windows completed so far (each fires the keys it holds)
   };
 
   explicit DenseScan(const BpatShape& g) : w_(g.w), s_(g.s) { control_.next_end = w_ - 1; }
@@ -67,7 +68,7 @@ class DenseScan {
 
   // Appends the closed rows and walks to `frontier` for keys [k0, k1), from control `c`;
   // emit(id, window, partial) for every window that holds a tuple of key id. Returns the control
-  // after it (the same for every key range).
+  // after it (the same for every key range; k0 == k1 computes only that, cheaply).
   template <class Emit>
   Control run(Control c, const std::vector<Row>& rows, const CpuClosedPanes<A>& closed, std::int64_t frontier,
               std::uint32_t k0, std::uint32_t k1, Emit&& emit) {
@@ -157,6 +158,7 @@ class DenseScan {
         }
       }
       c.next_end += s_;
+      ++c.windows;
     }
     ++c.next;
     if (++c.fill == w_) {

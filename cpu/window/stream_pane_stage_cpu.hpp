@@ -150,6 +150,8 @@ class CpuPaneStage {
   std::vector<std::uint32_t> dense_mine_;           // combine_dense: the on-time tuples of a chunk
   ColumnVector<detail::DenseCell<A>> dense_cells_;  // combine_dense_by_keys: the tuples by part
   std::vector<std::size_t> dense_offsets_;          // and where each (slice, part) writes them
+  std::vector<std::size_t> dense_line_tuples_;      // per slice and line of 64 ids: on-time tuples
+  std::vector<std::uint16_t> dense_line_part_;      // per line: its part
   // The dense layout splits the combines over threads by key, at least this many keys each. One
   // thread gathers the on-time tuples of chunks of this many (12 bytes each: 768 KiB).
   static constexpr std::uint32_t dense_part_keys = 1024;
@@ -434,9 +436,9 @@ bool CpuPaneStage<A>::accumulate_dense(const detail::PaneInput<Value>& in,
   // (2) The combines. Many keys: split by key range over threads (every cell then sees its
   // tuples in arrival order); one part otherwise.
   const int parts = slices > 1 && keys >= 4 * dense_part_keys
-                        ? static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads_),
-                                                                 keys / dense_part_keys))
-                        : 1;
+                        ? static_cast<int>(std::min<std::size_t>(
+                              {static_cast<std::size_t>(threads_), keys / dense_part_keys, 65535}))
+                        : 1;  // (a part is a 16-bit number)
   if (parts == 1)
     combine_dense(in, ids, panes);
   else
@@ -540,17 +542,34 @@ void CpuPaneStage<A>::combine_dense_by_keys(const detail::PaneInput<Value>& in, 
                                             std::uint32_t keys, int parts) {
   const auto slices = static_cast<int>(bounds.size()) - 1;
   const auto np = static_cast<std::size_t>(parts);
-  const detail::KeyParts part_of(keys, parts);
-  // (a) Each slice counts its on-time tuples per part; (b) the parts then lie one after another,
-  // each holding its slices' tuples in slice order: arrival order.
-  dense_offsets_.resize(static_cast<std::size_t>(slices) * np);
+  // (a) Each slice counts its on-time tuples per line of 64 ids.
+  const std::size_t lines = (std::size_t{keys} + 63) / 64;
+  dense_line_tuples_.assign(static_cast<std::size_t>(slices) * lines, 0);
   detail::parallel_parts(slices, threads_, [&](int t) {
-    std::vector<std::size_t> count(np, 0);
+    std::size_t* count = dense_line_tuples_.data() + static_cast<std::size_t>(t) * lines;
     for (std::size_t i = bounds[static_cast<std::size_t>(t)], e = bounds[static_cast<std::size_t>(t) + 1];
          i < e; ++i)
-      count[part_of(ids[i])] += static_cast<std::size_t>(panes[i] >= 0);
-    std::copy(count.begin(), count.end(), dense_offsets_.begin() + static_cast<std::ptrdiff_t>(t * np));
+      count[ids[i] >> 6] += static_cast<std::size_t>(panes[i] >= 0);
   });
+  // (b) Part p takes the lines from where the running count of tuples passes p / parts of them
+  // (skewed keys load the parts evenly; a key's tuples stay in one part). The parts then lie one
+  // after another, each holding its slices' tuples in slice order: arrival order.
+  std::vector<std::size_t> line_total(lines, 0);
+  for (std::size_t t = 0; t < static_cast<std::size_t>(slices); ++t)
+    for (std::size_t l = 0; l < lines; ++l) line_total[l] += dense_line_tuples_[t * lines + l];
+  std::size_t total = 0;
+  for (const std::size_t c : line_total) total += c;
+  dense_line_part_.resize(lines);
+  for (std::size_t l = 0, p = 0, run = 0; l < lines; ++l) {
+    dense_line_part_[l] = static_cast<std::uint16_t>(p);
+    run += line_total[l];
+    while (p + 1 < np && run * np >= (p + 1) * total) ++p;
+  }
+  const detail::KeyParts part_of{dense_line_part_.data()};
+  dense_offsets_.assign(static_cast<std::size_t>(slices) * np, 0);
+  for (std::size_t t = 0; t < static_cast<std::size_t>(slices); ++t)
+    for (std::size_t l = 0; l < lines; ++l)
+      dense_offsets_[t * np + dense_line_part_[l]] += dense_line_tuples_[t * lines + l];
   std::vector<std::size_t> part_begin(np + 1, 0);
   std::size_t at = 0;
   for (std::size_t p = 0; p < np; ++p) {

@@ -104,10 +104,13 @@ class CpuWindowStage {
   void process(const Work& w, const CpuClosedPanes<A>& closed, detail::ColumnAppender<Output>& results,
                std::vector<std::uint64_t>& dirty);
   void advance_dense(const CpuClosedPanes<A>& closed, Results& out);
-  // Runs f(t, results) for t < parts, on `parts` threads when more than one, each appending to
-  // its own buffer; the buffers join `out` in thread order. The first exception is rethrown.
+  // Runs f(t, results) for t < parts, on `parts` threads when more than one; their rows join
+  // `out` in thread order. Each appends to its own buffer, copied into `out` afterwards; or, given
+  // `bounds` (thread t appends at most bounds[t] rows), straight into its region of `out`, the
+  // regions then closed up where a thread appended fewer. The first exception is rethrown. Returns
+  // the rows appended.
   template <class F>
-  void in_threads(int parts, Results& out, F&& f);
+  std::size_t in_threads(int parts, Results& out, F&& f, const std::vector<std::size_t>* bounds = nullptr);
   // Before work_[i] is processed: prefetches, in three steps that follow the pointers, the state
   // of the keys a few places ahead within [i, end) (with many keys every one of them is a chain
   // of cache misses). `end` bounds it to the calling thread's own items: another thread's keys
@@ -138,6 +141,8 @@ class CpuWindowStage {
   std::vector<std::vector<std::uint64_t>> thread_dirty_;
   std::uint64_t stamp_ = 0;
   std::vector<detail::DenseScan<A>> dense_;  // per spec, once the panes come as rows
+  std::vector<std::size_t> dense_bounds_;    // per thread: the most rows its keys may fire
+  bool dense_direct_ = false;                // the last dense advance fired all of them
 };
 
 template <StreamAggregate A>
@@ -174,41 +179,65 @@ void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed,
 
 template <StreamAggregate A>
 template <class F>
-void CpuWindowStage<A>::in_threads(int parts, Results& out, F&& f) {
+std::size_t CpuWindowStage<A>::in_threads(int parts, Results& out, F&& f,
+                                          const std::vector<std::size_t>* bounds) {
+  const std::size_t at = out.size();
   if (parts == 1) {
-    detail::ColumnAppender<Output> results(out, out.size(), true);
-    f(0, results);
-    return;
+    {
+      detail::ColumnAppender<Output> results(out, at, true);
+      f(0, results);
+    }
+    return out.size() - at;
   }
   const auto count = static_cast<std::size_t>(parts);
-  thread_out_.resize(count);
+  // Where each thread's rows start: in `out` (its region, given bounds) or in its buffer.
+  std::vector<std::size_t> first(count + 1, at);
+  if (bounds != nullptr) {
+    for (std::size_t t = 0; t < count; ++t) first[t + 1] = first[t] + (*bounds)[t];
+    out.resize(first[count]);
+  } else {
+    thread_out_.resize(count);
+  }
   thread_rows_.assign(count, 0);
   std::exception_ptr error;
 #pragma omp parallel num_threads(parts)
   {
     const auto t = static_cast<std::size_t>(omp_get_thread_num());
     try {
-      detail::ColumnAppender<Output> results(thread_out_[t], 0, false);
-      f(static_cast<int>(t), results);
-      thread_rows_[t] = results.size();
+      if (bounds != nullptr) {
+        detail::ColumnAppender<Output> results(out, {first[t], first[t + 1]});
+        f(static_cast<int>(t), results);
+        thread_rows_[t] = results.size() - first[t];
+      } else {
+        detail::ColumnAppender<Output> results(thread_out_[t], 0, false);
+        f(static_cast<int>(t), results);
+        thread_rows_[t] = results.size();
+      }
     } catch (...) {
 #pragma omp critical(sextant_stream_window_error)
       if (!error) error = std::current_exception();
     }
   }
-  if (error) std::rethrow_exception(error);
-  // The threads' rows join `out` in thread order, each thread copying its own.
-  std::size_t at = out.size(), total = 0;
-  for (const std::size_t r : thread_rows_) total += r;
-  out.resize(at + total);
-  std::vector<std::size_t> first(count);
-  for (std::size_t t = 0; t < count; ++t) {
-    first[t] = at;
-    at += thread_rows_[t];
+  if (error) {
+    out.resize(at);
+    std::rethrow_exception(error);
   }
+  std::size_t total = 0;
+  for (const std::size_t r : thread_rows_) total += r;
+  if (bounds != nullptr) {
+    // Each region's rows move down to follow the one before, in order (they may overlap).
+    for (std::size_t t = 0, to = at; t < count; to += thread_rows_[t++])
+      if (to != first[t]) out.copy_rows(to, out, first[t], thread_rows_[t]);
+    out.resize(at + total);
+    return total;
+  }
+  // The threads' buffers join `out`, each thread copying its own.
+  out.resize(at + total);
+  for (std::size_t t = 0; t < count; ++t) first[t + 1] = first[t] + thread_rows_[t];
   const int copiers = total >= policy::stream_parallel_copy_rows ? parts : 1;
 #pragma omp parallel for num_threads(copiers) schedule(static, 1)
   for (std::size_t t = 0; t < count; ++t) out.copy_rows(first[t], thread_out_[t], 0, thread_rows_[t]);
+  return total;
 }
 
 template <StreamAggregate A>
@@ -229,6 +258,23 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, Results& 
     };
     return std::pair{bound(t), t + 1 == parts ? keys : bound(t + 1)};
   };
+  // A key range fires each of its keys at most once per window that the rows complete: the
+  // control alone (no keys) counts those windows. While every key fires (the last advance met
+  // these bounds), the threads write straight into `out`, sparing a copy of every row; otherwise
+  // into their buffers, as closing up the gaps would cost that copy on one thread.
+  std::uint64_t windows = 0;
+  for (auto& d : dense_)
+    windows += d.run(d.control(), closed.rows, closed, closed.frontier, 0, 0,
+                     [](std::uint32_t, std::int64_t, const Partial<A>&) {})
+                   .windows -
+               d.control().windows;
+  dense_bounds_.resize(static_cast<std::size_t>(parts));
+  std::size_t bound = 0;
+  for (int t = 0; t < parts; ++t) {
+    const auto [k0, k1] = range(t);
+    dense_bounds_[static_cast<std::size_t>(t)] = static_cast<std::size_t>(windows * (k1 - k0));
+    bound += dense_bounds_[static_cast<std::size_t>(t)];
+  }
   std::vector<typename detail::DenseScan<A>::Control> next(dense_.size());
   const auto run = [&](int t, detail::ColumnAppender<Output>& results) {
     const auto [k0, k1] = range(t);
@@ -246,7 +292,7 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, Results& 
       if (t == 0) next[i] = c;
     }
   };
-  in_threads(parts, out, run);
+  dense_direct_ = in_threads(parts, out, run, dense_direct_ ? &dense_bounds_ : nullptr) == bound;
   for (std::size_t i = 0; i < dense_.size(); ++i) dense_[i].commit(next[i]);
 }
 

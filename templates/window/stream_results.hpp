@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -79,11 +80,12 @@ struct WindowColumns {
     resize(n + 1);
     set(n, r.spec, r.key, r.start, r.end, r.value);
   }
-  // Copies rows [first, first + n) of `from` to rows [at, at + n) (both already sized).
+  // Copies rows [first, first + n) of `from` to rows [at, at + n) (both already sized; `from`
+  // may be these columns, the rows overlapping).
   void copy_rows(std::size_t at, const WindowColumns& from, std::size_t first, std::size_t n) noexcept {
     if (n == 0) return;
     const auto copy = [&](auto& dst, const auto& src) {
-      std::memcpy(dst.data() + at, src.data() + first, n * sizeof(dst[0]));
+      std::memmove(dst.data() + at, src.data() + first, n * sizeof(dst[0]));
     };
     copy(specs, from.specs);
     copy(keys, from.keys);
@@ -107,15 +109,22 @@ struct WindowColumns {
 
 namespace detail {
 // Appends rows to WindowColumns without a call per row (fine slides emit a window per pane):
-// grows the columns in steps that double (each step value-initialises only what it adds, so the
-// work stays proportional to what is appended). `trim`: cut the columns to the rows appended
-// when done; else they keep their grown size as capacity (a buffer reused from push to push,
-// whose row count is size()).
+// grows the columns in steps that double. `trim`: cut the columns to the rows appended when done;
+// else they keep their grown size as capacity (a buffer reused from push to push, whose row count
+// is size()). Or fills a Region of columns sized beforehand, never resizing them (other threads
+// fill their other rows); more rows than the region holds is a logic_error.
 template <class Output>
 class ColumnAppender {
  public:
+  struct Region {
+    std::size_t from, end;
+  };
   ColumnAppender(WindowColumns<Output>& c, std::size_t from, bool trim)
       : c_(c), n_(from), cap_(c.size()), trim_(trim) {
+    bind();
+  }
+  ColumnAppender(WindowColumns<Output>& c, Region r)
+      : c_(c), n_(r.from), cap_(r.end), trim_(false), fixed_(true) {
     bind();
   }
   ~ColumnAppender() {
@@ -152,6 +161,7 @@ class ColumnAppender {
     times_ = c_.times.data();
   }
   [[gnu::noinline]] void grow() {
+    if (fixed_) throw std::logic_error("window results: more rows than the region sized for them");
     c_.resize(n_ + step_);
     step_ = std::min<std::size_t>(2 * step_, std::size_t{1} << 20);
     cap_ = c_.size();
@@ -161,6 +171,7 @@ class ColumnAppender {
   std::size_t n_;
   std::size_t cap_;
   bool trim_;
+  bool fixed_ = false;
   std::size_t step_ = 256;
   std::uint32_t* specs_ = nullptr;
   StreamKey* keys_ = nullptr;

@@ -565,6 +565,56 @@ TEST(CpuStreamWindow, LargeOutputsAreCopiedByTheirThreads) {
   }
 }
 
+// The dense scan's threads write straight into the operator's columns while every key of their
+// ranges fires (each range's rows then fill the region sized for them), and into their own
+// buffers otherwise. Every key has a tuple in each time unit, except the odd keys in units
+// [14, 24): windows inside that gap fire only the even keys, after advances that fired every
+// key (the regions close up over the gaps), then every key fires again.
+TEST(CpuStreamWindow, DenseThreadsWriteStraightIntoTheResultsWhileEveryKeyFires) {
+  constexpr std::uint32_t keys = 2 * window::policy::stream_dense_min_keys + 500;  // two ranges
+  std::mt19937_64 rng(21);
+  std::vector<RefTuple<std::int64_t>> tuples;
+  for (std::int64_t unit = 0; unit < 40; ++unit)
+    for (std::uint32_t k = 0; k < keys; ++k) {
+      RefTuple<std::int64_t> t;
+      t.key = static_cast<window::StreamKey>(std::uint64_t{k} * 2654435761u % keys);  // shuffled
+      if (unit >= 14 && unit < 24 && t.key % 2 == 1) continue;
+      t.ts = unit;
+      t.value = random_value<std::int64_t>(rng);
+      t.wm = unit - 1;
+      tuples.push_back(t);
+    }
+  auto options = time_options({{4, 2}});
+  options.window_stage = window::WindowStageKind::dense;
+  const window::CpuStreamConfig config{3, 128, 0};
+  for_each_aggregate<std::int64_t>([&](auto a) {
+    check_stream_window<window::CpuStreamBackend, decltype(a)>(tuples, options, {2 * keys, false}, config);
+  });
+}
+
+// The dense layout's combines cut the keys into ranges that carry about equal numbers of
+// tuples: with 70% of the tuples on key 0 its range (one line of 64 ids) takes a whole part and
+// the next parts none, while the rest split the other keys.
+TEST(CpuStreamWindow, DenseCombinesCutTheKeysByLoad) {
+  StreamShape shape;
+  shape.tuples = 120000;
+  shape.keys = window::policy::stream_dense_min_keys + 3000;
+  shape.delay = 200;
+  shape.wm_lag = 150;
+  shape.seed = 22;
+  auto tuples = make_stream<std::int64_t>(shape);
+  std::mt19937_64 rng(23);
+  for (auto& t : tuples)
+    if (std::uniform_int_distribution<int>(0, 9)(rng) < 7) t.key = 0;
+  auto options = time_options({{4000, 1000}}, 50);
+  options.window_stage = window::WindowStageKind::dense;
+  for (const int threads : {3, 8})
+    for_each_aggregate<std::int64_t>([&](auto a) {
+      check_stream_window<window::CpuStreamBackend, decltype(a)>(tuples, options, {40000, false},
+                                                                 window::CpuStreamConfig{threads, 128, 0});
+    });
+}
+
 // The dense layout (from the first push's release on) with a push larger than one gather chunk
 // (2^16 tuples): every part of the keys gathers its tuples chunk by chunk, in arrival order,
 // across the chunks' edges.
@@ -623,7 +673,7 @@ TEST(CpuStreamWindow, DenseCellsTakeTheirTuplesInArrivalOrderOnEveryThread) {
   std::vector<std::int64_t> ts(n);
   std::vector<double> values(n);
   for (std::size_t i = 0; i < n; ++i) {
-    keys[i] = i + 1;
+    keys[i] = static_cast<window::StreamKey>(i + 1);
     ts[i] = static_cast<std::int64_t>(i / 6);  // every tuple in pane [0, 1000)
     values[i] = 0.25 * static_cast<double>(i % 7);
   }

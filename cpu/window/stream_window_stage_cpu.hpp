@@ -107,8 +107,8 @@ class CpuWindowStage {
   // Runs f(t, results) for t < parts, on `parts` threads when more than one; their rows join
   // `out` in thread order. Each appends to its own buffer, copied into `out` afterwards; or, given
   // `bounds` (thread t appends at most bounds[t] rows), straight into its region of `out`, the
-  // regions then closed up where a thread appended fewer. The first exception is rethrown. Returns
-  // the rows appended.
+  // regions then closed up where a thread appended fewer (one thread: `out` is reserved for its
+  // bound, so that it grows once). The first exception is rethrown. Returns the rows appended.
   template <class F>
   std::size_t in_threads(int parts, Results& out, F&& f, const std::vector<std::size_t>* bounds = nullptr);
   // Before work_[i] is processed: prefetches, in three steps that follow the pointers, the state
@@ -183,6 +183,7 @@ std::size_t CpuWindowStage<A>::in_threads(int parts, Results& out, F&& f,
                                           const std::vector<std::size_t>* bounds) {
   const std::size_t at = out.size();
   if (parts == 1) {
+    if (bounds != nullptr) out.reserve(at + bounds->front());
     {
       detail::ColumnAppender<Output> results(out, at, true);
       f(0, results);
@@ -261,13 +262,17 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, Results& 
   // A key range fires each of its keys at most once per window that the rows complete: the
   // control alone (no keys) counts those windows. While every key fires (the last advance met
   // these bounds), the threads write straight into `out`, sparing a copy of every row; otherwise
-  // into their buffers, as closing up the gaps would cost that copy on one thread.
-  std::uint64_t windows = 0;
-  for (auto& d : dense_)
-    windows += d.run(d.control(), closed.rows, closed, closed.frontier, 0, 0,
-                     [](std::uint32_t, std::int64_t, const Partial<A>&) {})
-                   .windows -
-               d.control().windows;
+  // into their buffers, as closing up the gaps would cost that copy on one thread. One thread
+  // reserves its bound. Either only while the bound is no more rows than the scan's blocks hold
+  // cells: a long walk of a few live keys must not size the results for every key.
+  std::uint64_t windows = 0, room = 0;
+  for (std::size_t i = 0; i < dense_.size(); ++i) {
+    const auto& c = dense_[i].control();
+    const auto after = dense_[i].run(c, closed.rows, closed, closed.frontier, 0, 0,
+                                     [](std::uint32_t, std::int64_t, const Partial<A>&) {});
+    windows += after.windows - c.windows;
+    room += 2 * static_cast<std::uint64_t>(shapes_[i].w) * keys;
+  }
   dense_bounds_.resize(static_cast<std::size_t>(parts));
   std::size_t bound = 0;
   for (int t = 0; t < parts; ++t) {
@@ -275,6 +280,7 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, Results& 
     dense_bounds_[static_cast<std::size_t>(t)] = static_cast<std::size_t>(windows * (k1 - k0));
     bound += dense_bounds_[static_cast<std::size_t>(t)];
   }
+  const bool direct = bound <= room && (parts == 1 || dense_direct_);
   std::vector<typename detail::DenseScan<A>::Control> next(dense_.size());
   const auto run = [&](int t, detail::ColumnAppender<Output>& results) {
     const auto [k0, k1] = range(t);
@@ -292,7 +298,7 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, Results& 
       if (t == 0) next[i] = c;
     }
   };
-  dense_direct_ = in_threads(parts, out, run, dense_direct_ ? &dense_bounds_ : nullptr) == bound;
+  dense_direct_ = in_threads(parts, out, run, direct ? &dense_bounds_ : nullptr) == bound;
   for (std::size_t i = 0; i < dense_.size(); ++i) dense_[i].commit(next[i]);
 }
 

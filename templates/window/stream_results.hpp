@@ -34,6 +34,14 @@ struct WindowColumns {
   std::size_t size() const noexcept { return keys.size(); }
   bool empty() const noexcept { return keys.empty(); }
   void clear() noexcept { resize(0); }
+  void reserve(std::size_t n) {
+    specs.reserve(n);
+    keys.reserve(n);
+    starts.reserve(n);
+    ends.reserve(n);
+    values.reserve(n);
+    if constexpr (selected) times.reserve(n);
+  }
   void resize(std::size_t n) {
     specs.resize(n);
     keys.resize(n);

@@ -592,6 +592,41 @@ TEST(CpuStreamWindow, DenseThreadsWriteStraightIntoTheResultsWhileEveryKeyFires)
   });
 }
 
+// The dense scan sizes its results for every key of a range only while that is no more rows than
+// its blocks hold cells. After pushes that fired every key, one key alone walks 5 000 windows:
+// sized for every key, the results would have taken 4.3 * 10^7 rows for the 5 000 that fire.
+TEST(CpuStreamWindow, DenseResultsAreNotSizedForKeysThatDoNotFire) {
+  constexpr std::uint32_t keys = 2 * window::policy::stream_dense_min_keys + 500;
+  std::mt19937_64 rng(24);
+  std::vector<RefTuple<std::int64_t>> tuples;
+  const auto add = [&](window::StreamKey key, std::int64_t unit) {
+    tuples.push_back({key, unit, random_value<std::int64_t>(rng), unit - 1});
+  };
+  for (std::int64_t unit = 0; unit < 14; ++unit)
+    for (std::uint32_t k = 0; k < keys; ++k) add(k, unit);
+  const std::size_t every_key = tuples.size();
+  for (std::int64_t unit = 14; unit < 10014; ++unit) add(7, unit);
+  auto options = time_options({{4, 2}});
+  options.window_stage = window::WindowStageKind::dense;
+  for (const int threads : {1, 3}) {
+    const window::CpuStreamConfig config{threads, 128, 0};
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    window::StreamWindowOperator<window::CpuStreamBackend, window::SumAggregate<std::int64_t>> op(options,
+                                                                                                  config);
+    window::WindowColumns<std::int64_t> fired;
+    op.push(BatchColumns<std::int64_t>(tuples, 0, every_key).batch());
+    op.poll(fired);
+    ASSERT_GE(fired.size(), 5 * std::size_t{keys}) << "every key fires first";
+    fired = {};
+    op.push(BatchColumns<std::int64_t>(tuples, every_key, tuples.size()).batch());
+    op.poll(fired);  // trades buffers: `fired` now holds the columns that the push filled
+    EXPECT_GE(fired.size(), 4990u);
+    EXPECT_LT(fired.keys.capacity(), 1'000'000u);
+    check_stream_window<window::CpuStreamBackend, window::SumAggregate<std::int64_t>>(
+        tuples, options, {every_key, false}, config);
+  }
+}
+
 // The dense layout's combines cut the keys into ranges that carry about equal numbers of
 // tuples: with 70% of the tuples on key 0 its range (one line of 64 ids) takes a whole part and
 // the next parts none, while the rest split the other keys.

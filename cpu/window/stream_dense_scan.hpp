@@ -38,6 +38,7 @@ class DenseScan {
     int cur = 0;                        // which buffer holds the current block
     bool have_prev = false;             // the other buffer holds the previous block's suffixes
     std::uint64_t windows = 0;          // windows completed so far (each fires the keys it holds)
+    std::uint64_t trailing = 0;         // of them, by a pane after the last with a tuple
   };
 
   explicit DenseScan(const BpatShape& g) : w_(g.w), s_(g.s) { control_.next_end = w_ - 1; }
@@ -159,6 +160,7 @@ class DenseScan {
       }
       c.next_end += s_;
       ++c.windows;
+      c.trailing += c.next > c.last;
     }
     ++c.next;
     if (++c.fill == w_) {

@@ -262,15 +262,18 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, Results& 
   // A key range fires each of its keys at most once per window that the rows complete: the
   // control alone (no keys) counts those windows. While every key fires (the last advance met
   // these bounds), the threads write straight into `out`, sparing a copy of every row; otherwise
-  // into their buffers, as closing up the gaps would cost that copy on one thread. One thread
-  // reserves its bound. Either only while the bound is no more rows than the scan's blocks hold
-  // cells: a long walk of a few live keys must not size the results for every key.
-  std::uint64_t windows = 0, room = 0;
+  // into their buffers, as closing up the gaps would cost that copy on one thread. Windows that
+  // end in panes after the last with a tuple (the stream's end) fire only the keys of their
+  // earlier panes: buffers then too. One thread reserves its bound. Either only while the bound
+  // is no more rows than the scan's blocks hold cells: a long walk of a few live keys must not
+  // size the results for every key.
+  std::uint64_t windows = 0, trailing = 0, room = 0;
   for (std::size_t i = 0; i < dense_.size(); ++i) {
     const auto& c = dense_[i].control();
     const auto after = dense_[i].run(c, closed.rows, closed, closed.frontier, 0, 0,
                                      [](std::uint32_t, std::int64_t, const Partial<A>&) {});
     windows += after.windows - c.windows;
+    trailing += after.trailing - c.trailing;
     room += 2 * static_cast<std::uint64_t>(shapes_[i].w) * keys;
   }
   dense_bounds_.resize(static_cast<std::size_t>(parts));
@@ -280,7 +283,7 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, Results& 
     dense_bounds_[static_cast<std::size_t>(t)] = static_cast<std::size_t>(windows * (k1 - k0));
     bound += dense_bounds_[static_cast<std::size_t>(t)];
   }
-  const bool direct = bound <= room && (parts == 1 || dense_direct_);
+  const bool direct = bound <= room && (parts == 1 || (dense_direct_ && trailing == 0));
   std::vector<typename detail::DenseScan<A>::Control> next(dense_.size());
   const auto run = [&](int t, detail::ColumnAppender<Output>& results) {
     const auto [k0, k1] = range(t);

@@ -34,25 +34,30 @@ struct DenseCell {
   Partial<A> p;
 };
 
+// A tuple on its way from a slice of the batch to the thread that combines its key range: the
+// index of its cell in the ring and its value, plus its timestamp where the aggregate lifts with
+// one. 8 bytes for a 4-byte value where a key, a pane and a lifted partial take 32: the slices
+// write these and the combines read them back, so their size is memory traffic.
+template <StreamAggregate A, bool = ContextLift<A>>
+struct DenseTuple {
+  std::uint32_t cell;
+  typename A::Input value;
+  [[gnu::always_inline]] Partial<A> lift() const noexcept { return Partial<A>::lift(value, {}); }
+};
+template <StreamAggregate A>
+struct DenseTuple<A, true> {
+  std::uint32_t cell;
+  typename A::Input value;
+  std::int64_t at;
+  [[gnu::always_inline]] Partial<A> lift() const noexcept { return Partial<A>::lift(value, {at}); }
+};
+
 // The split of key ids over the threads that combine a batch into the rows: by lines of 64 ids
 // (a line of a row is one part's), each part a contiguous range of lines (part[line]).
 struct KeyParts {
   const std::uint16_t* part;
   std::size_t operator()(std::uint32_t id) const noexcept { return part[id >> 6]; }
 };
-
-// One slice's on-time tuples (pane >= 0), lifted, to the next free cells of their parts
-// (next[part], advanced). The pointers are restrict so that the stores to the cells do not
-// make every read of the loop a reload.
-template <StreamAggregate A>
-void scatter_to_parts(const std::uint32_t* __restrict ids, const std::int64_t* __restrict panes,
-                      const typename A::Input* __restrict values, const std::int64_t* __restrict timestamps,
-                      std::size_t begin, std::size_t end, KeyParts part_of, std::size_t* __restrict next,
-                      DenseCell<A>* __restrict cells) {
-  for (std::size_t i = begin; i < end; ++i)
-    if (panes[i] >= 0)
-      cells[next[part_of(ids[i])]++] = {ids[i], panes[i], Partial<A>::lift(values[i], {timestamps[i]})};
-}
 
 template <StreamAggregate A>
 class DensePanes {
@@ -81,25 +86,42 @@ class DensePanes {
     P* cells;
     std::uint8_t* used;
 
-    [[gnu::always_inline]] P* cell(std::uint32_t id, std::int64_t pane) const noexcept {
-      return cells + (static_cast<std::uint64_t>(pane) & (rows - 1)) * stride + id;
+    int stride_bits;  // stride = 2^stride_bits
+
+    // Whether the ring covers `pane` (never a negative one: late tuples are marked -1).
+    [[gnu::always_inline]] bool holds(std::int64_t pane) const noexcept {
+      return static_cast<std::uint64_t>(pane) - static_cast<std::uint64_t>(lo) < rows;
     }
-    // Merges `p` into the cell of (id, pane); false (nothing done) when the pane is outside.
-    [[gnu::always_inline]] bool add(std::uint32_t id, std::int64_t pane, const P& p) const noexcept {
-      if (static_cast<std::uint64_t>(pane) - static_cast<std::uint64_t>(lo) >= rows) [[unlikely]]
-        return false;
-      const std::uint64_t slot = static_cast<std::uint64_t>(pane) & (rows - 1);
-      P& c = cells[slot * stride + id];
+    // The index of the cell of (id, pane), for a pane the ring holds.
+    [[gnu::always_inline]] std::uint64_t index(std::uint32_t id, std::int64_t pane) const noexcept {
+      return ((static_cast<std::uint64_t>(pane) & (rows - 1)) << stride_bits) + id;
+    }
+    [[gnu::always_inline]] P* cell(std::uint32_t id, std::int64_t pane) const noexcept {
+      return cells + index(id, pane);
+    }
+    // Merges `p` into cell `at` (an index).
+    [[gnu::always_inline]] void add_at(std::uint64_t at, const P& p) const noexcept {
+      P& c = cells[at];
       c = P::combine(c, p);
       // Threads filling different keys of one row all mark it: read first, so that the line
       // stays shared instead of moving between their caches at every tuple.
-      std::atomic_ref<std::uint8_t> mark(used[slot]);
+      std::atomic_ref<std::uint8_t> mark(used[at >> stride_bits]);
       if (mark.load(std::memory_order_relaxed) == 0) [[unlikely]]
         mark.store(1, std::memory_order_relaxed);
+    }
+    // Merges `p` into the cell of (id, pane); false (nothing done) when the pane is outside.
+    [[gnu::always_inline]] bool add(std::uint32_t id, std::int64_t pane, const P& p) const noexcept {
+      if (!holds(pane)) [[unlikely]]
+        return false;
+      add_at(index(id, pane), p);
       return true;
     }
   };
-  Ring ring() noexcept { return {lo_, rows_, stride_, cells_.data(), used_.data()}; }
+  Ring ring() noexcept {
+    return {lo_, rows_, stride_, cells_.data(), used_.data(), std::countr_zero(stride_)};
+  }
+  // Cells in the ring: a DenseTuple's 32-bit index reaches every one while this is <= 2^32.
+  std::uint64_t cells() const noexcept { return rows_ * stride_; }
 
   // Grows the ring (within its memory bound) to reach pane `last`.
   void reserve_panes(std::int64_t last) {
@@ -228,5 +250,26 @@ class DensePanes {
   std::vector<std::uint64_t> handed_;
   std::map<std::int64_t, std::vector<std::pair<std::uint32_t, P>>> far_;
 };
+
+// One slice's on-time tuples to the next free places of their parts (next[part], advanced), or
+// lifted to `outside` when the ring does not hold their pane. The pointers are restrict so that
+// the stores to the tuples do not make every read of the loop a reload.
+template <StreamAggregate A>
+void scatter_to_parts(const std::uint32_t* __restrict ids, const std::int64_t* __restrict panes,
+                      const typename A::Input* __restrict values, const std::int64_t* __restrict timestamps,
+                      std::size_t begin, std::size_t end, const typename DensePanes<A>::Ring& ring,
+                      KeyParts part_of, std::size_t* __restrict next, DenseTuple<A>* __restrict tuples,
+                      std::vector<DenseCell<A>>& outside) {
+  for (std::size_t i = begin; i < end; ++i) {
+    if (ring.holds(panes[i])) {
+      DenseTuple<A>& t = tuples[next[part_of(ids[i])]++];
+      t.cell = static_cast<std::uint32_t>(ring.index(ids[i], panes[i]));
+      t.value = values[i];
+      if constexpr (ContextLift<A>) t.at = timestamps[i];
+    } else if (panes[i] >= 0) [[unlikely]] {
+      outside.push_back({ids[i], panes[i], Partial<A>::lift(values[i], {timestamps[i]})});
+    }
+  }
+}
 
 }  // namespace sextant::window::detail

@@ -145,13 +145,13 @@ class CpuPaneStage {
   std::uint64_t min_tuples_per_pane_to_split_;
   Layout layout_;
   detail::DensePanes<A> dense_;
-  std::vector<std::uint32_t> dense_ids_;            // the batch's key ids
-  std::vector<std::int64_t> dense_panes_;           // and pane ids (-1: late)
-  std::vector<std::uint32_t> dense_mine_;           // combine_dense: the on-time tuples of a chunk
-  ColumnVector<detail::DenseCell<A>> dense_cells_;  // combine_dense_by_keys: the tuples by part
-  std::vector<std::size_t> dense_offsets_;          // and where each (slice, part) writes them
-  std::vector<std::size_t> dense_line_tuples_;      // per slice and line of 64 ids: on-time tuples
-  std::vector<std::uint16_t> dense_line_part_;      // per line: its part
+  std::vector<std::uint32_t> dense_ids_;              // the batch's key ids
+  std::vector<std::int64_t> dense_panes_;             // and pane ids (-1: late)
+  std::vector<std::uint32_t> dense_mine_;             // combine_dense: the on-time tuples of a chunk
+  ColumnVector<detail::DenseTuple<A>> dense_tuples_;  // combine_dense_by_keys: the tuples by part
+  std::vector<std::size_t> dense_offsets_;            // and where each (slice, part) writes them
+  std::vector<std::size_t> dense_line_tuples_;        // per slice and line of 64 ids: on-time tuples
+  std::vector<std::uint16_t> dense_line_part_;        // per line: its part
   // The dense layout splits the combines over threads by key, at least this many keys each. One
   // thread gathers the on-time tuples of chunks of this many (12 bytes each: 768 KiB).
   static constexpr std::uint32_t dense_part_keys = 1024;
@@ -435,10 +435,11 @@ bool CpuPaneStage<A>::accumulate_dense(const detail::PaneInput<Value>& in,
   if (n > 0) dense_.reserve_panes(divider_(max_ts));
   // (2) The combines. Many keys: split by key range over threads (every cell then sees its
   // tuples in arrival order); one part otherwise.
-  const int parts = slices > 1 && keys >= 4 * dense_part_keys
+  // (A part is a 16-bit number, a tuple's cell a 32-bit index.)
+  const int parts = slices > 1 && keys >= 4 * dense_part_keys && dense_.cells() <= (std::uint64_t{1} << 32)
                         ? static_cast<int>(std::min<std::size_t>(
                               {static_cast<std::size_t>(threads_), keys / dense_part_keys, 65535}))
-                        : 1;  // (a part is a 16-bit number)
+                        : 1;
   if (parts == 1)
     combine_dense(in, ids, panes);
   else
@@ -542,14 +543,16 @@ void CpuPaneStage<A>::combine_dense_by_keys(const detail::PaneInput<Value>& in, 
                                             std::uint32_t keys, int parts) {
   const auto slices = static_cast<int>(bounds.size()) - 1;
   const auto np = static_cast<std::size_t>(parts);
-  // (a) Each slice counts its on-time tuples per line of 64 ids.
+  // (a) Each slice counts its tuples for the ring per line of 64 ids (the ring stays as it is
+  // until every part is done).
+  const auto ring = dense_.ring();
   const std::size_t lines = (std::size_t{keys} + 63) / 64;
   dense_line_tuples_.assign(static_cast<std::size_t>(slices) * lines, 0);
   detail::parallel_parts(slices, threads_, [&](int t) {
     std::size_t* count = dense_line_tuples_.data() + static_cast<std::size_t>(t) * lines;
     for (std::size_t i = bounds[static_cast<std::size_t>(t)], e = bounds[static_cast<std::size_t>(t) + 1];
          i < e; ++i)
-      count[ids[i] >> 6] += static_cast<std::size_t>(panes[i] >= 0);
+      count[ids[i] >> 6] += static_cast<std::size_t>(ring.holds(panes[i]));
   });
   // (b) Part p takes the lines from where the running count of tuples passes p / parts of them
   // (skewed keys load the parts evenly; a key's tuples stay in one part). The parts then lie one
@@ -578,32 +581,30 @@ void CpuPaneStage<A>::combine_dense_by_keys(const detail::PaneInput<Value>& in, 
       at += std::exchange(dense_offsets_[t * np + p], at);
   }
   part_begin[np] = at;
-  // (c) Each slice writes its tuples, lifted, to their parts.
-  dense_cells_.resize(at);
-  detail::DenseCell<A>* cells = dense_cells_.data();
+  // (c) Each slice writes its tuples to their parts; those of panes outside the ring aside.
+  dense_tuples_.resize(at);
+  detail::DenseTuple<A>* tuples = dense_tuples_.data();
+  std::vector<std::vector<detail::DenseCell<A>>> outside(static_cast<std::size_t>(slices));
   detail::parallel_parts(slices, threads_, [&](int t) {
     const auto first = dense_offsets_.begin() + static_cast<std::ptrdiff_t>(t * np);
     std::vector<std::size_t> next(first, first + static_cast<std::ptrdiff_t>(np));
     detail::scatter_to_parts<A>(ids, panes, in.values, in.timestamps, bounds[static_cast<std::size_t>(t)],
-                                bounds[static_cast<std::size_t>(t) + 1], part_of, next.data(), cells);
+                                bounds[static_cast<std::size_t>(t) + 1], ring, part_of, next.data(), tuples,
+                                outside[static_cast<std::size_t>(t)]);
   });
-  // (d) Each part combines its tuples; a pane beyond the ring waits until every part is done.
-  std::vector<std::vector<detail::DenseCell<A>>> beyond(np);
+  // (d) Each part combines its tuples into their cells.
   detail::parallel_parts(parts, threads_, [&](int p) {
     constexpr std::size_t ahead = 16;
-    const auto ring = dense_.ring();
     for (std::size_t j = part_begin[static_cast<std::size_t>(p)],
                      e = part_begin[static_cast<std::size_t>(p) + 1];
          j < e; ++j) {
-      if (j + ahead < e) __builtin_prefetch(ring.cell(cells[j + ahead].id, cells[j + ahead].pane), 1);
-      const detail::DenseCell<A>& c = cells[j];
-      if (!ring.add(c.id, c.pane, c.p)) [[unlikely]]
-        beyond[static_cast<std::size_t>(p)].push_back(c);
+      if (j + ahead < e) __builtin_prefetch(ring.cells + tuples[j + ahead].cell, 1);
+      ring.add_at(tuples[j].cell, tuples[j].lift());
     }
   });
-  // Panes beyond the ring, part by part: a key's cells are all in its part, in arrival order.
-  for (const auto& part : beyond)
-    for (const auto& c : part) dense_.add(c.id, c.pane, c.p);
+  // Then the panes outside the ring (which may grow now), slice by slice: in arrival order.
+  for (const auto& slice : outside)
+    for (const auto& c : slice) dense_.add(c.id, c.pane, c.p);
 }
 
 template <StreamAggregate A>

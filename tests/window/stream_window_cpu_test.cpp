@@ -650,6 +650,31 @@ TEST(CpuStreamWindow, DenseCombinesCutTheKeysByLoad) {
     });
 }
 
+// The threads' combines take the tuples of the panes the ring holds; those of a pane past what
+// the ring may span (a jump of 10^6 panes with this many keys) wait aside, per slice, and join
+// after every part is done. Several of them share a key and a far pane across slices.
+TEST(CpuStreamWindow, DenseCombinesSetAsideThePanesBeyondTheRing) {
+  StreamShape shape;
+  shape.tuples = 60000;
+  shape.keys = window::policy::stream_dense_min_keys + 4000;
+  shape.delay = 200;
+  shape.wm_lag = 150;
+  shape.seed = 31;
+  auto tuples = make_stream<std::int64_t>(shape);
+  for (std::size_t i = 30000; i < tuples.size(); i += 41) {  // the second push only
+    tuples[i].ts = 1'000'000'000 + static_cast<std::int64_t>(i % 3) * 1000;
+    tuples[i].key = static_cast<window::StreamKey>(i % 5);
+  }
+  auto options = time_options({{4000, 1000}}, 50);
+  options.window_stage = window::WindowStageKind::dense;
+  for (const int threads : {3, 8}) {
+    const window::CpuStreamConfig config{threads, 128, 0};
+    for_each_aggregate<std::int64_t>([&](auto a) {
+      check_stream_window<window::CpuStreamBackend, decltype(a)>(tuples, options, {30000, false}, config);
+    });
+  }
+}
+
 // The dense layout (from the first push's release on) with a push larger than one gather chunk
 // (2^16 tuples): every part of the keys gathers its tuples chunk by chunk, in arrival order,
 // across the chunks' edges.

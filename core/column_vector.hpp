@@ -4,10 +4,6 @@
 // memory, on one thread, ahead of the writers, and it would take the memory's first-touch page
 // faults there too. Everything else (copies, assign, insert, the (n, value) constructor) behaves as
 // std::vector's: only a construction without arguments is left undone.
-//
-// Columns of a few MiB and more ask for transparent huge pages (core/huge_pages.hpp): results,
-// the stream windows' dense rows and blocks are sized, then written in full, and their first
-// touch is most of what a fresh one costs.
 #pragma once
 
 #include <cstddef>
@@ -16,8 +12,6 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#include "core/huge_pages.hpp"
 
 namespace sextant {
 
@@ -29,11 +23,7 @@ struct DefaultInitAllocator {
   template <class U>
   DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}  // NOLINT: rebinding converts
 
-  T* allocate(std::size_t n) {
-    T* p = std::allocator<T>{}.allocate(n);
-    advise_huge_pages(p, n * sizeof(T));  // nothing below 4 MiB
-    return p;
-  }
+  T* allocate(std::size_t n) { return std::allocator<T>{}.allocate(n); }
   void deallocate(T* p, std::size_t n) noexcept { std::allocator<T>{}.deallocate(p, n); }
 
   // Default-initialisation: nothing at all for numbers.

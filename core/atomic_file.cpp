@@ -56,7 +56,7 @@ class FdStreamBuf : public std::streambuf {
       return n;
     }
     flush_all();
-    if (n < static_cast<std::streamsize>(capacity) / 2) {
+    if (n < static_cast<std::streamsize>(direct_bytes)) {
       std::memcpy(pptr(), s, static_cast<std::size_t>(n));
       pbump(static_cast<int>(n));
     } else {
@@ -72,6 +72,9 @@ class FdStreamBuf : public std::streambuf {
 
  private:
   static constexpr std::size_t capacity = std::size_t{1} << 20;
+  // A piece at least this large that does not fit goes straight to write(2): copying it into the
+  // buffer first would be one more pass over the output on the one thread that writes.
+  static constexpr std::size_t direct_bytes = std::size_t{1} << 16;
 
   void write_all(const char* p, std::size_t n) {
     while (n > 0) {

@@ -73,8 +73,9 @@ struct StreamResults {
 
   std::size_t size() const noexcept { return keys.size(); }
   void clear();
-  // Canonical order: by spec, then key, then start.
-  void sort();
+  // Canonical order: by spec, then key, then start (windows equal in all three keep their
+  // order). On `threads` threads (0: every core); throws Error (invalid argument) below 0.
+  void sort(int threads = 0);
   // The values as T (the operator's result_type()), instead of std::get; another T throws
   // Error::argument naming both types.
   template <WindowValue T>

@@ -162,7 +162,7 @@ void StreamOutput::spill() {
                       "writable directory, or raise --results-budget");
     spill_dir_ = pattern;
   }
-  pending_.sort();
+  pending_.sort(team_.workers());
   const auto path = spill_dir_ / ("run-" + std::to_string(runs_.size()));
   std::ofstream file(path, std::ios::binary);
   std::vector<SpillRow> rows(std::min(pending_.size(), rows_per_block));
@@ -199,7 +199,7 @@ void StreamOutput::finish() {
   if (order_ == ResultOrder::fire) {
     if (!header_written_) write_results(out_, pending_, with_spec_, true, team_);
   } else if (runs_.empty()) {
-    pending_.sort();
+    pending_.sort(team_.workers());
     write_results(out_, pending_, with_spec_, true, team_);
   } else {
     if (pending_.size() > 0) spill();
@@ -214,12 +214,19 @@ void StreamOutput::merge() {
   readers.reserve(runs_.size());
   for (const auto& path : runs_) readers.emplace_back(path);
   using Head = std::tuple<std::uint32_t, std::uint32_t, std::int64_t, std::size_t>;  // spec, key, start, run
+  const auto head = [&](std::size_t run) {
+    const SpillRow& r = readers[run].row();
+    return Head{r.spec, r.key, r.start, run};
+  };
   std::priority_queue<Head, std::vector<Head>, std::greater<Head>> heads;
   for (std::size_t r = 0; r < readers.size(); ++r)
-    if (!readers[r].done())
-      heads.push({readers[r].row().spec, readers[r].row().key, readers[r].row().start, r});
+    if (!readers[r].done()) heads.push(head(r));
   window::StreamResults chunk;
   chunk.values = window::make_column(window::type_of(pending_.values), 0);
+  // Rows written at a time: enough blocks of text for every worker, within the budget.
+  const std::size_t flush_rows = std::min(
+      run_rows_,
+      std::max<std::size_t>(rows_per_block, 8 * text_block_rows * static_cast<std::size_t>(team_.workers())));
   bool header = true;
   const auto flush = [&] {
     write_results(out_, chunk, with_spec_, header, team_);
@@ -233,18 +240,22 @@ void StreamOutput::merge() {
           const std::size_t run = std::get<3>(heads.top());
           RunReader& reader = readers[run];
           heads.pop();
-          const SpillRow& r = reader.row();
-          chunk.specs.push_back(r.spec);
-          chunk.keys.push_back(r.key);
-          chunk.starts.push_back(r.start);
-          chunk.ends.push_back(r.end);
-          if (times_) chunk.times.push_back(r.time);
-          T v;
-          std::memcpy(&v, &r.bits, sizeof v);
-          values.push_back(v);
-          reader.next();
-          if (!reader.done()) heads.push({reader.row().spec, reader.row().key, reader.row().start, run});
-          if (chunk.size() >= rows_per_block) flush();
+          // The run's rows go out while they stay ahead of every other run's next row (runs
+          // spilled one after another hold a key's windows in long stretches).
+          do {
+            const SpillRow& r = reader.row();
+            chunk.specs.push_back(r.spec);
+            chunk.keys.push_back(r.key);
+            chunk.starts.push_back(r.start);
+            chunk.ends.push_back(r.end);
+            if (times_) chunk.times.push_back(r.time);
+            T v;
+            std::memcpy(&v, &r.bits, sizeof v);
+            values.push_back(v);
+            reader.next();
+            if (chunk.size() >= flush_rows) flush();
+          } while (!reader.done() && (heads.empty() || head(run) < heads.top()));
+          if (!reader.done()) heads.push(head(run));
         }
       },
       chunk.values);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "api/stream_window.hpp"
@@ -123,6 +124,49 @@ TEST(StreamWindowApi, ResultTypes) {
   EXPECT_EQ(stream_result_type(ValueType::float32, max), ValueType::float32);
   EXPECT_EQ(stream_result_type(ValueType::int64, avg), ValueType::float64);
   EXPECT_EQ(stream_result_type(ValueType::int32, var), ValueType::float64);
+}
+
+// Sorting on threads (slices of 2^16 rows and more sort apart, then merge) gives the canonical
+// order of a stable sort, ties in (spec, key, start) kept in firing order, for any thread count;
+// a negative count is refused.
+TEST(StreamWindowApi, SortOnThreadsIsTheStableOrder) {
+  constexpr std::size_t n = 300007;  // uneven slices on 3 and 4 threads
+  StreamResults fired;
+  ColumnVector<std::int64_t> order(n);
+  std::uint64_t x = 12345;
+  for (std::size_t i = 0; i < n; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    fired.specs.push_back(static_cast<std::uint32_t>((x >> 60) % 2));
+    fired.keys.push_back(static_cast<StreamKey>((x >> 40) % 97));
+    fired.starts.push_back(static_cast<std::int64_t>((x >> 20) % 11) - 5);  // ties everywhere
+    fired.ends.push_back(fired.starts.back() + 100);
+    fired.times.push_back(static_cast<std::int64_t>(i));
+    order[i] = static_cast<std::int64_t>(i);
+  }
+  fired.values = order;  // the firing position, to see the ties' order
+  std::vector<std::size_t> want(n);
+  for (std::size_t i = 0; i < n; ++i) want[i] = i;
+  std::stable_sort(want.begin(), want.end(), [&](std::size_t a, std::size_t b) {
+    return std::tie(fired.specs[a], fired.keys[a], fired.starts[a]) <
+           std::tie(fired.specs[b], fired.keys[b], fired.starts[b]);
+  });
+  for (const int threads : {1, 3, 4, 0}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    StreamResults r = fired;
+    r.sort(threads);
+    ASSERT_EQ(r.size(), n);
+    const auto values = r.values_as<std::int64_t>();
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t w = want[i];
+      wrong += values[i] != static_cast<std::int64_t>(w) || r.times[i] != static_cast<std::int64_t>(w) ||
+               r.specs[i] != fired.specs[w] || r.keys[i] != fired.keys[w] || r.starts[i] != fired.starts[w] ||
+               r.ends[i] != fired.ends[w];
+    }
+    EXPECT_EQ(wrong, 0u);
+  }
+  StreamResults r = fired;
+  EXPECT_THROW(r.sort(-1), Error);
 }
 
 TEST(StreamWindowApi, ValuesPrintExactly) {

@@ -1,11 +1,10 @@
 #include "api/stream_window.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/number_format.hpp"
 #include "core/out_of_memory.hpp"
+#include "core/parallel_sort.hpp"
 
 namespace sextant::window {
 
@@ -30,42 +30,6 @@ std::unique_ptr<StreamWindowEngine> make_cpu_stream_engine(ValueType type, Strea
 }  // namespace detail
 
 namespace {
-
-template <class T>
-void permute(ColumnVector<T>& v, const ColumnVector<std::size_t>& order, int threads) {
-  ColumnVector<T> out(v.size());
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (std::size_t i = 0; i < order.size(); ++i) out[i] = v[order[i]];
-  v = std::move(out);
-}
-
-// Sorts `rows` on `threads` threads: each sorts one slice, then neighbouring sorted slices merge
-// in pairs, a round at a time, until one run is left.
-template <class Row>
-void sort_in_slices(ColumnVector<Row>& rows, int threads) {
-  const std::size_t n = rows.size();
-  const auto slices = static_cast<std::size_t>(threads);
-  std::vector<std::size_t> bound(slices + 1);
-  for (std::size_t s = 0; s <= slices; ++s) bound[s] = n / slices * s + std::min(n % slices, s);
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-  for (std::size_t s = 0; s < slices; ++s) std::sort(rows.data() + bound[s], rows.data() + bound[s + 1]);
-  if (slices == 1) return;
-  ColumnVector<Row> other(n);
-  Row* from = rows.data();
-  Row* to = other.data();
-  for (std::size_t width = 1; width < slices; width *= 2) {
-    const std::size_t pairs = (slices + 2 * width - 1) / (2 * width);
-#pragma omp parallel for num_threads(static_cast <int>(pairs)) schedule(static, 1)
-    for (std::size_t q = 0; q < pairs; ++q) {
-      const std::size_t s = q * 2 * width;
-      const std::size_t lo = bound[s], mid = bound[std::min(s + width, slices)];
-      const std::size_t hi = bound[std::min(s + 2 * width, slices)];
-      std::merge(from + lo, from + mid, from + mid, from + hi, to + lo);
-    }
-    std::swap(from, to);
-  }
-  if (from != rows.data()) rows.swap(other);
-}
 
 void free_aligned(void* p) {
   std::free(p);
@@ -86,8 +50,9 @@ void StreamResults::sort(int threads) {
   if (threads < 0) throw Error::argument("threads", std::to_string(threads), "0 (every core) or more");
   const std::size_t n = size();
   // Slices of at least 2^16 rows: below that a thread costs more than it saves.
-  const int team = static_cast<int>(std::clamp<std::size_t>(
-      n >> 16, 1, static_cast<std::size_t>(threads > 0 ? threads : omp_get_max_threads())));
+  const std::size_t cores = threads > 0 ? static_cast<std::size_t>(threads)
+                                        : std::max<std::size_t>(std::thread::hardware_concurrency(), 1);
+  const int team = static_cast<int>(std::clamp<std::size_t>(n >> 16, 1, cores));
   // The sort keys side by side (one cache line holds several rows, where sorting indices would
   // fetch three columns per comparison); the row index breaks ties, so equal windows keep their
   // firing order.
@@ -101,19 +66,17 @@ void StreamResults::sort(int threads) {
     }
   };
   ColumnVector<Row> rows(n);
-#pragma omp parallel for num_threads(team) schedule(static)
   for (std::size_t i = 0; i < n; ++i) rows[i] = {specs[i], keys[i], starts[i], i};
-  sort_in_slices(rows, team);
+  sort_on_threads(rows, team);
   ColumnVector<std::size_t> order(n);
-#pragma omp parallel for num_threads(team) schedule(static)
   for (std::size_t i = 0; i < n; ++i) order[i] = rows[i].index;
-  ColumnVector<Row>().swap(rows);  // its memory back before the columns are permuted
-  permute(specs, order, team);
-  permute(keys, order, team);
-  permute(starts, order, team);
-  permute(ends, order, team);
-  if (!times.empty()) permute(times, order, team);
-  std::visit([&](auto& v) { permute(v, order, team); }, values);
+  ColumnVector<Row>().swap(rows);  // its memory back before the columns are gathered
+  gather_on_threads(specs, order, team);
+  gather_on_threads(keys, order, team);
+  gather_on_threads(starts, order, team);
+  gather_on_threads(ends, order, team);
+  if (!times.empty()) gather_on_threads(times, order, team);
+  std::visit([&](auto& v) { gather_on_threads(v, order, team); }, values);
 }
 
 void StreamResults::append_value(std::string& out, std::size_t i) const {

@@ -1,7 +1,9 @@
 #include "api/stream_window.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -46,31 +48,88 @@ void StreamResults::clear() {
   std::visit([](auto& v) { v.clear(); }, values);
 }
 
-void StreamResults::sort(int threads) {
+namespace {
+
+// Threads for `n` rows: slices of at least 2^16 rows, below which a thread costs more than it
+// saves. Throws Error (invalid argument) below 0.
+int sort_team(std::size_t n, int threads) {
   if (threads < 0) throw Error::argument("threads", std::to_string(threads), "0 (every core) or more");
-  const std::size_t n = size();
-  // Slices of at least 2^16 rows: below that a thread costs more than it saves.
   const std::size_t cores = threads > 0 ? static_cast<std::size_t>(threads)
                                         : std::max<std::size_t>(std::thread::hardware_concurrency(), 1);
-  const int team = static_cast<int>(std::clamp<std::size_t>(n >> 16, 1, cores));
-  // The sort keys side by side (one cache line holds several rows, where sorting indices would
-  // fetch three columns per comparison); the row index breaks ties, so equal windows keep their
-  // firing order.
-  struct Row {
-    std::uint32_t spec;
-    StreamKey key;
-    std::int64_t start;
-    std::size_t index;
-    bool operator<(const Row& o) const noexcept {
-      return std::tie(spec, key, start, index) < std::tie(o.spec, o.key, o.start, o.index);
-    }
+  return static_cast<int>(std::clamp<std::size_t>(n >> 16, 1, cores));
+}
+
+}  // namespace
+
+StreamResults::Groups StreamResults::groups(int threads) const {
+  const std::size_t n = size();
+  const auto parts = static_cast<std::size_t>(sort_team(n, threads));
+  struct Extent {
+    StreamKey low = std::numeric_limits<StreamKey>::max(), high = 0;
+    std::uint32_t spec = 0;
   };
-  ColumnVector<Row> rows(n);
-  for (std::size_t i = 0; i < n; ++i) rows[i] = {specs[i], keys[i], starts[i], i};
-  sort_on_threads(rows, team);
-  ColumnVector<std::size_t> order(n);
-  for (std::size_t i = 0; i < n; ++i) order[i] = rows[i].index;
-  ColumnVector<Row>().swap(rows);  // its memory back before the columns are gathered
+  std::vector<Extent> extents(parts);
+  sextant::detail::run_parts(parts, [&](std::size_t p) {
+    const auto [b, e] = sextant::detail::part_bounds(n, parts, p);
+    Extent x;
+    for (std::size_t i = b; i < e; ++i) {
+      x.low = std::min(x.low, keys[i]);
+      x.high = std::max(x.high, keys[i]);
+      x.spec = std::max(x.spec, specs[i]);
+    }
+    extents[p] = x;
+  });
+  Extent all;
+  for (const Extent& x : extents) {
+    all.low = std::min(all.low, x.low);
+    all.high = std::max(all.high, x.high);
+    all.spec = std::max(all.spec, x.spec);
+  }
+  if (n == 0) return {};
+  Groups g;
+  g.low = all.low;
+  g.range = std::uint64_t{all.high} - all.low + 1;
+  g.bits = static_cast<unsigned>(std::bit_width(all.spec * g.range + (g.range - 1)));
+  return g;
+}
+
+ColumnVector<std::size_t> StreamResults::order(int threads) const {
+  const std::size_t n = size();
+  const int team = sort_team(n, threads);
+  if (n == 0) return {};
+  const Groups of = groups(team);
+  const auto group = [&](std::size_t i) { return of(specs[i], keys[i]); };
+  const auto parts = static_cast<std::size_t>(team);
+  ColumnVector<std::size_t> order = radix_order_on_threads(n, group, of.bits, team);
+  // A (spec, key)'s windows fire in increasing start, so its rows are in order already; where they
+  // do not (an engine that fires otherwise), the (spec, key)'s rows are sorted by start, stably:
+  // equal windows keep their firing order.
+  std::vector<std::vector<std::size_t>> out_of_order(parts);
+  sextant::detail::run_parts(parts, [&](std::size_t p) {
+    const auto [b, e] = sextant::detail::part_bounds(n, parts, p);
+    for (std::size_t i = std::max<std::size_t>(b, 1); i < e; ++i)
+      if (starts[order[i]] < starts[order[i - 1]] && group(order[i]) == group(order[i - 1]))
+        out_of_order[p].push_back(i);
+  });
+  std::size_t sorted_to = 0;  // stretches end before this
+  for (const auto& positions : out_of_order)
+    for (const std::size_t i : positions) {
+      if (i < sorted_to) continue;
+      const std::uint64_t g = group(order[i]);
+      std::size_t lo = i - 1, hi = i + 1;
+      while (lo > 0 && group(order[lo - 1]) == g) --lo;
+      while (hi < n && group(order[hi]) == g) ++hi;
+      std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(lo),
+                       order.begin() + static_cast<std::ptrdiff_t>(hi),
+                       [&](std::size_t a, std::size_t b) { return starts[a] < starts[b]; });
+      sorted_to = hi;
+    }
+  return order;
+}
+
+void StreamResults::sort(int threads) {
+  const int team = sort_team(size(), threads);
+  const ColumnVector<std::size_t> order = this->order(team);
   gather_on_threads(specs, order, team);
   gather_on_threads(keys, order, team);
   gather_on_threads(starts, order, team);

@@ -76,6 +76,18 @@ struct StreamResults {
   // Canonical order: by spec, then key, then start (windows equal in all three keep their
   // order). On `threads` threads (0: every core); throws Error (invalid argument) below 0.
   void sort(int threads = 0);
+  // (spec, key) as one number that sorts like the pair: spec * range + (key - low), below 2^bits,
+  // for the rows held now (found on `threads` threads).
+  struct Groups {
+    std::uint64_t low = 0, range = 1;
+    unsigned bits = 0;
+    std::uint64_t operator()(std::uint32_t spec, StreamKey key) const noexcept {
+      return spec * range + (key - low);
+    }
+  };
+  Groups groups(int threads = 0) const;
+  // The canonical order as a permutation, the rows left in place: row order[i] comes i-th.
+  ColumnVector<std::size_t> order(int threads = 0) const;
   // The values as T (the operator's result_type()), instead of std::get; another T throws
   // Error::argument naming both types.
   template <WindowValue T>

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "api/stream_window.hpp"
+#include "apps/window_stream_runs.hpp"
 #include "core/stopwatch.hpp"
 #include "core/task_team.hpp"
 
@@ -39,16 +40,17 @@ class StreamOutput {
   StreamOutput(const StreamOutput&) = delete;
   StreamOutput& operator=(const StreamOutput&) = delete;
 
-  // Polls the operator (aggregate time) and writes or keeps what fired (write time).
+  // Polls the operator ("aggregate" time) and writes what fired ("write"), or keeps it in the run
+  // ("keep"), sorting ("sort") and spilling ("spill") a run that is full.
   void take(window::StreamWindow& op);
-  // Writes what is left: in key order, the merge of every run.
+  // Writes what is left ("sort", "write"): in key order, the merge of every run.
   void finish();
   std::uint64_t rows() const noexcept { return rows_; }
   std::size_t spilled_runs() const noexcept { return runs_.size(); }
 
  private:
   void spill();
-  void merge();
+  void merge();  // the spilled runs, if any, and the last one, kept in memory
 
   std::ostream& out_;
   bool with_spec_;
@@ -56,7 +58,9 @@ class StreamOutput {
   std::size_t run_rows_;  // rows per sorted run
   PhaseTimes& phases_;
   TeamRef team_;
-  window::StreamResults pending_;
+  window::StreamResults pending_;  // fire order: the last poll; key order: the run so far
+  window::StreamResults fresh_;    // key order: the last poll
+  RowSorter sorter_;               // key order: sorts the runs
   bool header_written_ = false;
   bool times_ = false;  // the spilled rows carry the value's timestamp
   std::uint64_t rows_ = 0;

@@ -1,10 +1,11 @@
-// Sorting and gathering large columns on a few threads of the call's own (std::jthread): the
+// Ordering and gathering large columns on a few threads of the call's own (std::jthread): the
 // host-side steps of a result's canonical order, for callers with no team of their own. Slices
 // of the work run on `threads` threads, the caller's being one of them.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -23,32 +24,88 @@ void run_parts(std::size_t parts, const F& f) {
   if (parts > 0) f(0);
 }  // the helpers join here
 
+// [begin, end) of part p of n items cut into `parts`.
+inline std::pair<std::size_t, std::size_t> part_bounds(std::size_t n, std::size_t parts,
+                                                       std::size_t p) noexcept {
+  return {n / parts * p + std::min(n % parts, p), n / parts * (p + 1) + std::min(n % parts, p + 1)};
+}
+
 }  // namespace detail
 
-// Sorts `v` (a total order: equal elements are interchangeable) on `threads` threads: each sorts
-// one slice, then neighbouring sorted slices merge in pairs, a round at a time, until one run is
-// left.
-template <class T>
-void sort_on_threads(ColumnVector<T>& v, int threads) {
-  const std::size_t n = v.size();
-  const auto slices = static_cast<std::size_t>(std::max(threads, 1));
-  std::vector<std::size_t> bound(slices + 1);
-  for (std::size_t s = 0; s <= slices; ++s) bound[s] = n / slices * s + std::min(n % slices, s);
-  detail::run_parts(slices, [&](std::size_t s) { std::sort(v.data() + bound[s], v.data() + bound[s + 1]); });
-  if (slices == 1) return;
-  ColumnVector<T> other(n);
-  T* from = v.data();
-  T* to = other.data();
-  for (std::size_t width = 1; width < slices; width *= 2) {
-    detail::run_parts((slices + 2 * width - 1) / (2 * width), [&](std::size_t q) {
-      const std::size_t s = q * 2 * width;
-      const std::size_t lo = bound[s], mid = bound[std::min(s + width, slices)];
-      const std::size_t hi = bound[std::min(s + 2 * width, slices)];
-      std::merge(from + lo, from + mid, from + mid, from + hi, to + lo);
-    });
-    std::swap(from, to);
+// One stable counting pass over items [0, n): put(slot, i) for every i, the slots ordered by
+// digit_of(i) in [0, radix), items of one digit in index order. `parts` slices count and scatter
+// their items apart, each slice's work given to run(parts, f) as f(slice); `at` keeps the
+// counters between calls. `starts`, when given, receives each digit's first slot (radix + 1
+// entries, the last one n).
+template <class Run, class DigitOf, class Put>
+void counting_scatter(std::size_t n, std::size_t radix, std::size_t parts, const Run& run,
+                      const DigitOf& digit_of, const Put& put, std::vector<std::vector<std::size_t>>& at,
+                      std::vector<std::size_t>* starts = nullptr) {
+  at.resize(parts);
+  run(parts, [&](std::size_t p) {
+    auto& count = at[p];
+    count.assign(radix, 0);
+    const auto [b, e] = detail::part_bounds(n, parts, p);
+    for (std::size_t i = b; i < e; ++i) ++count[digit_of(i)];
+  });
+  // Digit d of slice p goes after every smaller digit, and after digit d of the slices before.
+  if (starts != nullptr) starts->resize(radix + 1);
+  std::size_t sum = 0;
+  for (std::size_t d = 0; d < radix; ++d) {
+    if (starts != nullptr) (*starts)[d] = sum;
+    for (std::size_t p = 0; p < parts; ++p) sum += std::exchange(at[p][d], sum);
   }
-  if (from != v.data()) v.swap(other);
+  if (starts != nullptr) (*starts)[radix] = sum;
+  run(parts, [&](std::size_t p) {
+    auto& next = at[p];
+    const auto [b, e] = detail::part_bounds(n, parts, p);
+    for (std::size_t i = b; i < e; ++i) put(next[digit_of(i)]++, i);
+  });
+}
+
+// The stable order of n items by key_of(i) (a std::uint64_t below 2^bits): order[i] is the index of the i-th
+// smallest, equal keys in index order. A least-significant-digit radix sort: one counting pass per digit of
+// at most 11 bits (its counters stay in L1), by slices on `threads` threads; key_of is called twice per item
+// in the first pass, from several threads.
+template <class KeyOf>
+ColumnVector<std::size_t> radix_order_on_threads(std::size_t n, const KeyOf& key_of, unsigned bits,
+                                                 int threads) {
+  struct Item {
+    std::uint64_t key;
+    std::size_t index;
+  };
+  constexpr unsigned max_digit_bits = 11;
+  ColumnVector<std::size_t> order(n);
+  const unsigned passes = (bits + max_digit_bits - 1) / max_digit_bits;
+  if (passes == 0) {  // one key: the order is the identity
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    return order;
+  }
+  const unsigned digit_bits = (bits + passes - 1) / passes;
+  const std::size_t radix = std::size_t{1} << digit_bits;
+  const std::uint64_t mask = radix - 1;
+  const auto parts = static_cast<std::size_t>(std::max(threads, 1));
+  const auto run = [](std::size_t count, const auto& f) { detail::run_parts(count, f); };
+  // Passes but the last scatter to `to`, which becomes the next pass's `from`.
+  ColumnVector<Item> to(passes > 1 ? n : 0), from(passes > 2 ? n : 0);
+  std::vector<std::vector<std::size_t>> at;  // per slice and digit: a count, then a slot
+  for (unsigned pass = 0; pass < passes; ++pass) {
+    const unsigned shift = pass * digit_bits;
+    const bool first = pass == 0, last = pass + 1 == passes;
+    // The first pass reads the keys in index order, the others the previous pass's items.
+    const auto item = [&](std::size_t i) { return first ? Item{key_of(i), i} : from[i]; };
+    counting_scatter(
+        n, radix, parts, run, [&](std::size_t i) { return (item(i).key >> shift) & mask; },
+        [&](std::size_t slot, std::size_t i) {
+          if (last)
+            order[slot] = item(i).index;
+          else
+            to[slot] = item(i);
+        },
+        at);
+    if (!last) from.swap(to);
+  }
+  return order;
 }
 
 // v[i] = v[order[i]] for every i (order a permutation of v's indices), on `threads` threads.
@@ -56,9 +113,9 @@ template <class T, class Index>
 void gather_on_threads(ColumnVector<T>& v, const ColumnVector<Index>& order, int threads) {
   ColumnVector<T> out(v.size());
   const auto parts = static_cast<std::size_t>(std::max(threads, 1));
-  const std::size_t n = order.size();
   detail::run_parts(parts, [&](std::size_t p) {
-    for (std::size_t i = n * p / parts, e = n * (p + 1) / parts; i < e; ++i) out[i] = v[order[i]];
+    const auto [b, e] = detail::part_bounds(order.size(), parts, p);
+    for (std::size_t i = b; i < e; ++i) out[i] = v[order[i]];
   });
   v = std::move(out);
 }

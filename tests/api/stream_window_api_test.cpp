@@ -126,24 +126,31 @@ TEST(StreamWindowApi, ResultTypes) {
   EXPECT_EQ(stream_result_type(ValueType::int32, var), ValueType::float64);
 }
 
-// Sorting on threads (slices of 2^16 rows and more sort apart, then merge) gives the canonical
-// order of a stable sort, ties in (spec, key, start) kept in firing order, for any thread count;
-// a negative count is refused.
-TEST(StreamWindowApi, SortOnThreadsIsTheStableOrder) {
-  constexpr std::size_t n = 300007;  // uneven slices on 3 and 4 threads
+// Rows fired in the order of `row(i, spec, key, start)` for i in [0, n), each row's value and
+// timestamp its firing position, to see the order that ties keep.
+template <class Row>
+StreamResults fired_rows(std::size_t n, const Row& row) {
   StreamResults fired;
-  ColumnVector<std::int64_t> order(n);
-  std::uint64_t x = 12345;
+  ColumnVector<std::int64_t> position(n);
   for (std::size_t i = 0; i < n; ++i) {
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-    fired.specs.push_back(static_cast<std::uint32_t>((x >> 60) % 2));
-    fired.keys.push_back(static_cast<StreamKey>((x >> 40) % 97));
-    fired.starts.push_back(static_cast<std::int64_t>((x >> 20) % 11) - 5);  // ties everywhere
-    fired.ends.push_back(fired.starts.back() + 100);
+    std::uint32_t spec = 0;
+    StreamKey key = 0;
+    std::int64_t start = 0;
+    row(i, spec, key, start);
+    fired.specs.push_back(spec);
+    fired.keys.push_back(key);
+    fired.starts.push_back(start);
+    fired.ends.push_back(start + 100);
     fired.times.push_back(static_cast<std::int64_t>(i));
-    order[i] = static_cast<std::int64_t>(i);
+    position[i] = static_cast<std::int64_t>(i);
   }
-  fired.values = order;  // the firing position, to see the ties' order
+  fired.values = position;
+  return fired;
+}
+
+// sort() and order() on 1, 3, 4 and every thread against std::stable_sort by (spec, key, start).
+void expect_canonical_order(const StreamResults& fired) {
+  const std::size_t n = fired.size();
   std::vector<std::size_t> want(n);
   for (std::size_t i = 0; i < n; ++i) want[i] = i;
   std::stable_sort(want.begin(), want.end(), [&](std::size_t a, std::size_t b) {
@@ -152,6 +159,8 @@ TEST(StreamWindowApi, SortOnThreadsIsTheStableOrder) {
   });
   for (const int threads : {1, 3, 4, 0}) {
     SCOPED_TRACE("threads " + std::to_string(threads));
+    const ColumnVector<std::size_t> order = fired.order(threads);
+    EXPECT_TRUE(std::equal(order.begin(), order.end(), want.begin(), want.end()));
     StreamResults r = fired;
     r.sort(threads);
     ASSERT_EQ(r.size(), n);
@@ -165,8 +174,76 @@ TEST(StreamWindowApi, SortOnThreadsIsTheStableOrder) {
     }
     EXPECT_EQ(wrong, 0u);
   }
-  StreamResults r = fired;
+}
+
+std::uint64_t next_random(std::uint64_t& x) {
+  x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+  return x;
+}
+
+// The canonical order for any thread count: rows in random order with ties everywhere (every
+// (spec, key) out of start order), rows as an operator fires them (each (spec, key)'s starts
+// increasing; keys spread over 32 bits and specs far apart, so the radix takes several passes),
+// the same with a few windows fired again late, one (spec, key), one row and none. A negative
+// thread count is refused.
+TEST(StreamWindowApi, SortOnThreadsIsTheStableOrder) {
+  constexpr std::size_t n = 300007;  // uneven slices on 3 and 4 threads
+  std::uint64_t x = 12345;
+  {
+    SCOPED_TRACE("random, ties everywhere");
+    expect_canonical_order(
+        fired_rows(n, [&](std::size_t, std::uint32_t& spec, StreamKey& key, std::int64_t& start) {
+          next_random(x);
+          spec = static_cast<std::uint32_t>((x >> 60) % 2);
+          key = static_cast<StreamKey>((x >> 40) % 97);
+          start = static_cast<std::int64_t>((x >> 20) % 11) - 5;
+        }));
+  }
+  constexpr std::size_t keys_per_poll = 1000;
+  std::vector<StreamKey> wide_keys(keys_per_poll);
+  for (auto& k : wide_keys) k = static_cast<StreamKey>(next_random(x) >> 32);
+  wide_keys[0] = 0;
+  wide_keys[1] = std::numeric_limits<StreamKey>::max();
+  const auto as_fired = [&](std::size_t i, std::uint32_t& spec, StreamKey& key, std::int64_t& start) {
+    const std::size_t poll = i / (2 * keys_per_poll), at = i % (2 * keys_per_poll);
+    spec = at % 2 == 0 ? 7u : 0x80000000u;
+    key = wide_keys[(at / 2 * 7919) % keys_per_poll];  // every poll in another key order
+    start = static_cast<std::int64_t>(poll) * 10 - 1000;
+  };
+  {
+    SCOPED_TRACE("as fired, wide keys and specs");
+    expect_canonical_order(fired_rows(n, as_fired));
+  }
+  {
+    SCOPED_TRACE("as fired, a few windows fired again late");
+    expect_canonical_order(
+        fired_rows(n, [&](std::size_t i, std::uint32_t& spec, StreamKey& key, std::int64_t& start) {
+          as_fired(i, spec, key, start);
+          if (i % 4999 == 17)
+            start -= 30 + static_cast<std::int64_t>(i % 3) * 10;  // ties with earlier windows too
+        }));
+  }
+  {
+    SCOPED_TRACE("one (spec, key)");
+    expect_canonical_order(
+        fired_rows(70000, [&](std::size_t i, std::uint32_t& spec, StreamKey& key, std::int64_t& start) {
+          spec = 3;
+          key = 42;
+          start = static_cast<std::int64_t>(i / 3) - (i % 1000 == 999 ? 500 : 0);
+        }));
+  }
+  for (const std::size_t rows : {std::size_t{1}, std::size_t{0}}) {
+    SCOPED_TRACE(std::to_string(rows) + " rows");
+    expect_canonical_order(
+        fired_rows(rows, [&](std::size_t, std::uint32_t& spec, StreamKey& key, std::int64_t& start) {
+          spec = 1;
+          key = 5;
+          start = -7;
+        }));
+  }
+  StreamResults r = fired_rows(3, [](std::size_t, std::uint32_t&, StreamKey&, std::int64_t&) {});
   EXPECT_THROW(r.sort(-1), Error);
+  EXPECT_THROW((void)r.order(-1), Error);
 }
 
 TEST(StreamWindowApi, ValuesPrintExactly) {

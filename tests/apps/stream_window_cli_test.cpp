@@ -250,9 +250,30 @@ std::vector<std::string> sorted_rows(const std::string& csv) {
   return rows;
 }
 
+// Fire-order output put in key order independently: rows stably sorted by their first three
+// numbers (spec, key, start with several specs).
+std::string stably_sorted_by_spec_key_start(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  std::vector<std::pair<std::tuple<long long, long long, long long>, std::string>> rows;
+  while (std::getline(in, line)) {
+    long long a = 0, b = 0, c = 0;
+    char comma = 0;
+    std::istringstream fields(line);
+    fields >> a >> comma >> b >> comma >> c;
+    rows.push_back({{a, b, c}, line});
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::string out = header + "\n";
+  for (const auto& row : rows) out += row.second + "\n";
+  return out;
+}
+
 // The same windows whichever way they reach the output: sorted in memory, sorted through runs
-// spilled to $TMPDIR and merged (a budget of a few dozen rows), or written as they fire; the
-// spill directory is gone afterwards, also when the run fails.
+// spilled to $TMPDIR and merged (a budget of a few dozen rows), or written as they fire; key order
+// is the fire order stably sorted by (spec, key, start). The spill directory is gone afterwards,
+// also when the run fails.
 TEST_F(StreamWindowCliTest, FireOrderAndSpilledRunsGiveTheSameWindows) {
   const auto spill = dir_ / "tmp";
   fs::create_directories(spill);
@@ -274,7 +295,21 @@ TEST_F(StreamWindowCliTest, FireOrderAndSpilledRunsGiveTheSameWindows) {
     ASSERT_EQ(fired.exit_code, 0) << fired.err;
     EXPECT_EQ(fired.out.substr(0, fired.out.find('\n')), sorted.out.substr(0, sorted.out.find('\n')));
     EXPECT_EQ(sorted_rows(fired.out), sorted_rows(sorted.out));
+    EXPECT_EQ(stably_sorted_by_spec_key_start(fired.out), sorted.out);
     EXPECT_NE(fired.out, sorted.out) << "fire order is expected to differ from key order here";
+  }
+  {
+    SCOPED_TRACE("5000 keys");  // buckets sorted on their low bits; runs of a few thousand rows
+    const std::string run_args =
+        "window --generate 60000 --keys 5000 --rate 3 --delay 20 --seed 4 --type time --length 40,90 "
+        "--slide 10,30 --batch 1000 --agg sum --output -";
+    const auto sorted = run(run_args);
+    const auto merged = run_in_env(env, run_args + " --results-budget 300000");
+    const auto fired = run(run_args + " --order fire");
+    ASSERT_EQ(fired.exit_code, 0) << fired.err;
+    EXPECT_NE(merged.err.find("spilled_runs="), std::string::npos) << merged.err;
+    EXPECT_EQ(stably_sorted_by_spec_key_start(fired.out), sorted.out);
+    EXPECT_EQ(merged.out, sorted.out);
   }
   EXPECT_TRUE(fs::is_empty(spill)) << "sorted runs left behind";
   // A failure after runs have spilled (an int64 sum overflows late in the stream) removes them too.

@@ -23,6 +23,7 @@
 #include "core/background_task.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
+#include "core/host_memory.hpp"
 #include "core/number_format.hpp"
 #include "core/stopwatch.hpp"
 #include "datagen/stream_csv.hpp"
@@ -38,7 +39,11 @@ using window::ValueType;
 using window::WindowSpec;
 using window::WindowType;
 
-constexpr long long default_results_budget = 1LL << 30;  // bytes of results kept in memory in key order
+// Bytes of results kept in memory in key order: an eighth of the memory this process may use, at
+// least 1 GiB (a run that fits is sorted once, with nothing spilled).
+long long default_results_budget() {
+  return static_cast<long long>(std::max<std::uint64_t>(std::uint64_t{1} << 30, usable_memory_bytes() / 8));
+}
 
 // --batch auto (the default) or a number of tuples per push.
 std::size_t push_batch(const Arguments& args, const window::StreamDeviceOptions& device) {
@@ -286,8 +291,8 @@ std::vector<Arguments::Option> window_stream_options() {
       {"order", "key|fire",
        "stream mode: rows sorted by (spec,) key, start (default), or written as the windows fire"},
       {"results-budget", "BYTES",
-       "stream mode, --order key: results kept in memory before sorted runs spill to $TMPDIR (default 1 "
-       "GiB)"},
+       "stream mode, --order key: results kept in memory before sorted runs spill to $TMPDIR (default an "
+       "eighth of the memory, at least 1 GiB)"},
   };
   for (auto& o : stream_generator_options()) options.push_back(std::move(o));
   return options;
@@ -317,7 +322,7 @@ int window_stream(const Arguments& args) {
   const std::size_t batch = push_batch(args, device);
   const ResultOrder order = parse_result_order("--order", args.get_or("order", "key"));
   const auto budget =
-      static_cast<std::size_t>(args.get_int("results-budget", default_results_budget, 1024, 1LL << 50));
+      static_cast<std::size_t>(args.get_int("results-budget", default_results_budget(), 1024, 1LL << 50));
   const std::string output = args.require("output");
 
   PhaseTimes phases;

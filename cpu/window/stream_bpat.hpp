@@ -66,8 +66,8 @@ struct BpatShape {
 // `partial_bytes`.
 std::uint64_t stage_bytes(const BpatShape& g, std::size_t partial_bytes) noexcept;
 // Up front: throws Error (resource, exit 5) when one key's structures of every spec need more
-// than `memory` bytes (default: this machine's physical memory), naming the sizes and what
-// would fit.
+// than `memory` bytes (default: the memory this process may use, usable_memory_bytes), naming the
+// sizes and what would fit.
 void check_window_stage_memory(const std::vector<BpatShape>& shapes, std::size_t partial_bytes,
                                std::uint64_t memory = 0);
 // Throws Error (resource) for a tree of `g` that could not be allocated.

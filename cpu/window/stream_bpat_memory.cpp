@@ -1,21 +1,15 @@
 // The B-PAT's memory checks (kept out of the header-only window stage).
-#include <unistd.h>
-
 #include <bit>
 #include <cstdio>
 #include <string>
 
 #include "core/error.hpp"
+#include "core/host_memory.hpp"
 #include "cpu/window/stream_bpat.hpp"
 
 namespace sextant::window::detail {
 
 namespace {
-
-std::uint64_t physical_memory() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
-}
 
 std::string gib(std::uint64_t bytes) {
   char text[32];
@@ -43,7 +37,7 @@ std::uint64_t stage_bytes(const BpatShape& g, std::size_t partial_bytes) noexcep
 
 void check_window_stage_memory(const std::vector<BpatShape>& shapes, std::size_t partial_bytes,
                                std::uint64_t memory) {
-  if (memory == 0) memory = physical_memory();
+  if (memory == 0) memory = usable_memory_bytes();
   if (memory == 0) return;  // unknown: the allocation will tell
   std::uint64_t total = 0;
   const BpatShape* largest = nullptr;
@@ -60,9 +54,8 @@ void check_window_stage_memory(const std::vector<BpatShape>& shapes, std::size_t
           ? "fewer windows per tree (--windows-per-tree 1 needs " + std::to_string(least) + " leaves), or "
           : "";
   throw Error(ErrorKind::resource,
-              describe(*largest, partial_bytes) + " (" + gib(total) +
-                  " for every spec), more than this machine's " + gib(memory) +
-                  " of memory; what would fit: " + fix +
+              describe(*largest, partial_bytes) + " (" + gib(total) + " for every spec), more than the " +
+                  gib(memory) + " of memory this process may use; what would fit: " + fix +
                   "fewer panes per window: a longer pane (the gcd of every length and slide, now " +
                   std::to_string(largest->length / largest->w) +
                   ", e.g. a slide that divides the length) or a shorter window");

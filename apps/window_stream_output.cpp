@@ -25,10 +25,10 @@ namespace sextant::cli {
 
 namespace {
 
-// Rows in memory: a row of StreamResults, its share of the order and of the radix's scratch, or
-// of the last run's rows, rounded up.
+// Bytes of memory per window of a run: its row in the run's columns (32 or 40) and in the sorted
+// rows (40), rounded up.
 constexpr std::size_t bytes_per_row = 96;
-constexpr std::size_t rows_per_block = 8192;  // gathered into a run's file at a time
+constexpr std::size_t rows_per_block = 8192;  // the fewest windows the merge plans at a time
 
 // One CSV line: spec (with several specs), key, start, end, value, and the value's timestamp (for
 // argmin, argmax, first, last).

@@ -224,6 +224,20 @@ TEST(StreamWindowApi, SortOnThreadsIsTheStableOrder) {
         }));
   }
   {
+    SCOPED_TRACE("the extremes: specs 0 and 2^32 - 1, keys 0 and 2^32 - 1 (64-bit groups)");
+    constexpr std::uint32_t top = std::numeric_limits<std::uint32_t>::max();
+    const StreamResults extremes =
+        fired_rows(90001, [&](std::size_t i, std::uint32_t& spec, StreamKey& key, std::int64_t& start) {
+          next_random(x);
+          spec = (x >> 63) != 0 ? top : 0;
+          key = (x >> 62 & 1) != 0 ? top : static_cast<StreamKey>(x >> 50 & 7);
+          start = static_cast<std::int64_t>(i / 8) - ((x >> 40) % 13 == 0 ? 3 : 0);
+        });
+    EXPECT_EQ(extremes.groups(2).bits, 64u);
+    EXPECT_EQ(extremes.groups(2)(top, top), std::numeric_limits<std::uint64_t>::max());
+    expect_canonical_order(extremes);
+  }
+  {
     SCOPED_TRACE("one (spec, key)");
     expect_canonical_order(
         fired_rows(70000, [&](std::size_t i, std::uint32_t& spec, StreamKey& key, std::int64_t& start) {

@@ -95,6 +95,7 @@ TEST(WindowStreamRuns, SortRowsIsTheStableOrder) {
       {"5000 keys, 2 specs, starts shuffled", {0, 1}, dense, true},
       {"keys over 32 bits, specs 0 and 9", {9, 0}, wide, false},
       {"keys over 32 bits, starts shuffled", {9, 0}, wide, true},
+      {"specs 0 and 2^32 - 1, 64-bit groups", {std::numeric_limits<std::uint32_t>::max(), 0}, wide, true},
   };
   for (const Shape& shape : shapes) {
     SCOPED_TRACE(shape.name);

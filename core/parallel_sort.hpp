@@ -1,6 +1,7 @@
-// Ordering and gathering large columns on a few threads of the call's own (std::jthread): the
-// host-side steps of a result's canonical order, for callers with no team of their own. Slices
-// of the work run on `threads` threads, the caller's being one of them.
+// Ordering and gathering large columns: the host-side steps of a result's canonical order. The
+// radix order and the gather run on a few threads of the call's own (std::jthread), for callers
+// with no team of their own, the caller's thread being one of them; the counting pass they share
+// runs on whatever its caller hands it (the command line's team, or one thread).
 #pragma once
 
 #include <algorithm>

@@ -15,8 +15,8 @@
 //
 // Time windows may instead hold their pending panes densely, as rows over every key
 // (stream_dense_panes.hpp, window stage `dense`): asked for, or with `automatic` chosen at the
-// first release that closes a pane when the keys are many and most (key, pane) cells are taken
-// (policy::stream_dense_min_keys, stream_dense_min_fill); the shards' panes then move into the
+// first release that closes a pane when the keys are many and enough (key, pane) cells are taken
+// (policy::stream_dense_min_keys, stream_dense_min_cells); the shards' panes then move into the
 // rows and the layout stays dense. A first batch that meets that rule on its own starts dense at
 // once, without shards (start_dense_if_full).
 #pragma once
@@ -247,8 +247,7 @@ void CpuPaneStage<A>::push(const StreamBatch<Value>& batch) {
       hi = std::max(hi, scan.max_ts);
     }
     const auto span = static_cast<double>(divider_(hi) - divider_(lo)) + 1;
-    tentative =
-        static_cast<double>(n) >= policy::stream_dense_min_fill * policy::stream_dense_min_keys * span;
+    tentative = static_cast<double>(n) >= policy::stream_dense_min_cells(policy::stream_dense_min_keys, span);
   }
   if (layout_ == Layout::dense || tentative) {
     detail::PaneTally tally;
@@ -482,9 +481,11 @@ bool CpuPaneStage<A>::start_dense_if_full(const std::uint32_t* ids, const std::i
   }
   if (all.on_time == 0) return false;
   const auto span = static_cast<std::uint64_t>(all.hi - all.lo) + 1;
-  const double need = policy::stream_dense_min_fill * static_cast<double>(keys) * static_cast<double>(span);
+  const double need = policy::stream_dense_min_cells(keys, static_cast<double>(span));
   if (static_cast<double>(all.on_time) < need) return false;  // fewer tuples than the cells it takes
-  // The cells as bits of a pane x key table: at most 1 / stream_dense_min_fill bits per tuple.
+  // The cells as bits of a pane x key table. Where that table would outweigh the batch's ids (many
+  // keys, few cells needed), the first release judges the layout instead, from the shards.
+  if (span * keys > 32 * all.on_time) return false;
   std::vector<std::uint64_t> seen((span * keys + 63) / 64, 0);
   detail::parallel_parts(slices, threads_, [&](int t) {
     for (std::size_t i = bounds[static_cast<std::size_t>(t)], e = bounds[static_cast<std::size_t>(t) + 1];
@@ -625,7 +626,7 @@ void CpuPaneStage<A>::choose_layout(std::int64_t frontier) {
   const std::uint32_t keys = ids_.size();
   const double span = static_cast<double>(hi - lo) + 1;
   if (keys < policy::stream_dense_min_keys ||
-      static_cast<double>(cells) < policy::stream_dense_min_fill * static_cast<double>(keys) * span)
+      static_cast<double>(cells) < policy::stream_dense_min_cells(keys, span))
     return;
   // Every shard's panes, in shard (arrival) order, into the rows.
   layout_ = Layout::dense;

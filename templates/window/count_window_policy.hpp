@@ -21,12 +21,25 @@ inline constexpr std::uint64_t cpu_inline_values = std::uint64_t{1} << 20;
 // about 2 (floor(log2 w) + 1) combines.
 inline constexpr std::int64_t stream_scan_slide_per_level = 4;
 // ... and, for time windows, the dense scan (rows of panes over every key) once the first release
-// that closes a pane finds at least this many keys with at least this share of the (key, pane)
-// cells of the pending panes non-empty: a cell then costs a sequential step where the per-key
-// structures cost a few cache misses per non-empty one (below ~10^4 keys they stay in cache and
-// win: docs/PERFORMANCE.md, session 12).
+// that closes a pane finds at least stream_dense_min_keys keys and enough non-empty (key, pane)
+// cells among its pending panes (stream_dense_min_cells). A dense cell costs a sequential step per
+// pane, empty or not; the per-key structures cost a few cache misses per non-empty cell, which stay
+// cheap only while their keys fit in cache. So up to stream_dense_cached_keys keys the rule asks
+// for 1/8 of the cells (below ~10^4 keys the per-key structures win: docs/PERFORMANCE.md, session
+// 12); with more keys, for as many cells per pane as at stream_dense_cached_keys (2 048), and never
+// for less than 1/2048 of them: on a grid of 10^4 to 4 x 10^6 keys the dense layout was faster
+// from there on (session 33).
 inline constexpr std::uint32_t stream_dense_min_keys = 4096;
 inline constexpr double stream_dense_min_fill = 0.125;
+inline constexpr std::uint32_t stream_dense_cached_keys = 16384;
+inline constexpr double stream_dense_floor_fill = 1.0 / 2048;
+// The non-empty cells over `keys` keys and `panes` panes from which the dense layout wins. It does
+// not fall as keys grow.
+constexpr double stream_dense_min_cells(double keys, double panes) {
+  const double cached = keys < stream_dense_cached_keys ? keys : stream_dense_cached_keys;
+  const double per_pane = stream_dense_min_fill * cached;
+  return panes * (per_pane > stream_dense_floor_fill * keys ? per_pane : stream_dense_floor_fill * keys);
+}
 // The dense pane stage's ring of pending rows grows up to this many bytes (at least two rows);
 // panes beyond it wait in an ordered side map.
 inline constexpr std::uint64_t stream_dense_ring_bytes = std::uint64_t{1} << 28;

@@ -839,6 +839,47 @@ TEST(CpuStreamWindow, AutomaticLayoutFollowsTheKeysAndIsExact) {
     }
 }
 
+// With many keys the dense rule asks for as many non-empty cells per pane as at
+// policy::stream_dense_cached_keys keys (2 048), not for 1/8 of the keys seen
+// (policy::stream_dense_min_cells). The first 40 000 tuples over 200 000 keys hold about 36 000
+// keys: panes of about 3 000 tuples fill 8% of their cells (dense), panes of about 1 000 fill 3%
+// and fewer than 2 048 (per key). Judged on a first batch of 40 000 tuples and, with batches of
+// 3 000 (too few keys each), at the first release, after 39 000 tuples without a watermark.
+TEST(CpuStreamWindow, AutomaticLayoutAtManyKeysCountsCellsPerPane) {
+  struct Case {
+    std::int64_t pane;
+    std::size_t batch;
+    bool dense;
+  };
+  for (const Case c :
+       {Case{3000, 40000, true}, Case{3000, 3000, true}, Case{1000, 40000, false}, Case{1000, 3000, false}})
+    for (const window::CpuStreamConfig config :
+         {window::CpuStreamConfig{1}, window::CpuStreamConfig{3, 128, 0}}) {
+      StreamShape shape;
+      shape.tuples = 60000;
+      shape.keys = 200000;
+      shape.delay = 300;
+      shape.wm_lag = 250;  // some tuples late
+      shape.seed = 33;
+      auto tuples = make_stream<std::int64_t>(shape);
+      for (std::size_t i = 0; i < 39000; ++i) tuples[i].wm = window::no_watermark;
+      const auto options = time_options({{2 * c.pane, c.pane}, {3 * c.pane, c.pane}}, 20);
+      SCOPED_TRACE("pane " + std::to_string(c.pane) + "; batch " + std::to_string(c.batch) + "; threads " +
+                   std::to_string(config.threads));
+      for_each_aggregate<std::int64_t>([&](auto a) {
+        check_stream_window<window::CpuStreamBackend, decltype(a)>(tuples, options, {c.batch, false}, config);
+      });
+      window::StreamWindowOperator<window::CpuStreamBackend, window::SumAggregate<std::int64_t>> op(options,
+                                                                                                    config);
+      for (std::size_t b = 0; b < tuples.size(); b += c.batch) {
+        const BatchColumns<std::int64_t> columns(tuples, b, std::min(tuples.size(), b + c.batch));
+        op.push(columns.batch());
+      }
+      op.finish();
+      EXPECT_EQ(op.window_stage() == "cpu dense", c.dense) << op.window_stage();
+    }
+}
+
 // Count windows number each key's tuples: no two keys share pane boundaries, so no dense layout.
 TEST(CpuStreamWindow, DenseLayoutIsRefusedForCountWindows) {
   window::StreamWindowOptions options = count_options({{4, 2}});

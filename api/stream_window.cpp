@@ -103,27 +103,18 @@ ColumnVector<std::size_t> StreamResults::order(int threads) const {
   ColumnVector<std::size_t> order = radix_order_on_threads(n, group, of.bits, team);
   // A (spec, key)'s windows fire in increasing start, so its rows are in order already; where they
   // do not (an engine that fires otherwise), the (spec, key)'s rows are sorted by start, stably:
-  // equal windows keep their firing order.
-  std::vector<std::vector<std::size_t>> out_of_order(parts);
+  // equal windows keep their firing order. Parts start where a (spec, key) does.
+  std::vector<std::size_t> bounds(parts + 1, n);
+  for (std::size_t p = 0; p < parts; ++p) {
+    std::size_t b = std::max(sextant::detail::part_bounds(n, parts, p).first, p > 0 ? bounds[p - 1] : 0);
+    while (b > 0 && b < n && group(order[b]) == group(order[b - 1])) ++b;
+    bounds[p] = b;
+  }
   sextant::detail::run_parts(parts, [&](std::size_t p) {
-    const auto [b, e] = sextant::detail::part_bounds(n, parts, p);
-    for (std::size_t i = std::max<std::size_t>(b, 1); i < e; ++i)
-      if (starts[order[i]] < starts[order[i - 1]] && group(order[i]) == group(order[i - 1]))
-        out_of_order[p].push_back(i);
+    sort_stretches_by_start(order.begin() + static_cast<std::ptrdiff_t>(bounds[p]),
+                            order.begin() + static_cast<std::ptrdiff_t>(bounds[p + 1]), group,
+                            [&](std::size_t i) { return starts[i]; });
   });
-  std::size_t sorted_to = 0;  // stretches end before this
-  for (const auto& positions : out_of_order)
-    for (const std::size_t i : positions) {
-      if (i < sorted_to) continue;
-      const std::uint64_t g = group(order[i]);
-      std::size_t lo = i - 1, hi = i + 1;
-      while (lo > 0 && group(order[lo - 1]) == g) --lo;
-      while (hi < n && group(order[hi]) == g) ++hi;
-      std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(lo),
-                       order.begin() + static_cast<std::ptrdiff_t>(hi),
-                       [&](std::size_t a, std::size_t b) { return starts[a] < starts[b]; });
-      sorted_to = hi;
-    }
   return order;
 }
 

@@ -59,16 +59,7 @@ void sort_rows(const window::StreamResults& r, RowSorter& sorter, TeamRef team) 
           [&](std::size_t slot, std::size_t i) { first[slot] = buffer[i]; },
           sorter.bucket_at[static_cast<std::size_t>(worker)]);
     }
-    for (std::size_t i = 1; i < size; ++i) {
-      if (first[i].start >= first[i - 1].start || group(first[i]) != group(first[i - 1])) continue;
-      const std::uint64_t g = group(first[i]);
-      std::size_t lo = i - 1, hi = i + 1;
-      while (lo > 0 && group(first[lo - 1]) == g) --lo;
-      while (hi < size && group(first[hi]) == g) ++hi;
-      std::stable_sort(first + lo, first + hi,
-                       [](const SpillRow& x, const SpillRow& y) { return x.start < y.start; });
-      i = hi - 1;
-    }
+    sort_stretches_by_start(first, first + size, group, [](const SpillRow& x) { return x.start; });
   });
 }
 

@@ -109,6 +109,24 @@ ColumnVector<std::size_t> radix_order_on_threads(std::size_t n, const KeyOf& key
   return order;
 }
 
+// [first, last) holds items in order of group(item). Rows of one group normally come in order of
+// start(item) already; each stretch of one group where they do not is sorted by start, stably
+// (equal starts keep their order).
+template <class It, class Group, class Start>
+void sort_stretches_by_start(It first, It last, const Group& group, const Start& start) {
+  const auto n = last - first;
+  for (decltype(last - first) i = 1; i < n; ++i) {
+    if (!(start(first[i]) < start(first[i - 1])) || group(first[i]) != group(first[i - 1])) continue;
+    const auto g = group(first[i]);
+    auto lo = i - 1, hi = i + 1;
+    while (lo > 0 && group(first[lo - 1]) == g) --lo;
+    while (hi < n && group(first[hi]) == g) ++hi;
+    std::stable_sort(first + lo, first + hi,
+                     [&](const auto& a, const auto& b) { return start(a) < start(b); });
+    i = hi - 1;
+  }
+}
+
 // v[i] = v[order[i]] for every i (order a permutation of v's indices), on `threads` threads.
 template <class T, class Index>
 void gather_on_threads(ColumnVector<T>& v, const ColumnVector<Index>& order, int threads) {

@@ -24,34 +24,47 @@ std::uint32_t KeyIndex::insert(StreamKey key) {
 
 void KeyIndex::grow_direct(std::uint64_t size) {
   direct_.resize(size, absent);
-  // Keys now below the direct table leave the hash table: rebuild it from the rest.
+  // Keys now below the direct table leave the hash table; the rest go into a table sized for them
+  // up front. (Refilled into a table that grows from empty, they would arrive in slot order, that
+  // is hash order, and pile up into one cluster: quadratic probing.)
   std::vector<Entry> old;
   old.swap(table_);
-  hashed_ = 0;
-  bits_ = 0;
+  std::uint64_t rest = 0;
   for (const Entry& e : old)
     if (e.id != absent) {
-      if (e.key < direct_.size())
+      if (e.key < size)
         direct_[e.key] = e.id;
       else
-        insert_hashed(e.key, e.id);
+        ++rest;
     }
+  make_table(rest > 0 ? std::max<std::uint64_t>(64, std::bit_ceil(2 * rest)) : 0);
+  for (const Entry& e : old)
+    if (e.id != absent && e.key >= size) place(e);
+}
+
+void KeyIndex::make_table(std::uint64_t slots) {
+  table_.assign(slots, Entry{0, absent});
+  bits_ = slots > 0 ? std::countr_zero(slots) : 0;
+  hashed_ = 0;
+}
+
+void KeyIndex::place(Entry e) {
+  const std::uint64_t mask = table_.size() - 1;
+  std::uint64_t s = slot_of(e.key, bits_);
+  while (table_[s].id != absent) s = (s + 1) & mask;
+  table_[s] = e;
+  ++hashed_;
 }
 
 void KeyIndex::insert_hashed(StreamKey key, std::uint32_t id) {
   if (2 * (static_cast<std::uint64_t>(hashed_) + 1) > table_.size()) {
-    std::vector<Entry> old(std::max<std::size_t>(64, table_.size() * 2), Entry{0, absent});
+    std::vector<Entry> old;
     old.swap(table_);
-    bits_ = std::countr_zero(table_.size());
-    hashed_ = 0;
+    make_table(std::max<std::uint64_t>(64, old.size() * 2));
     for (const Entry& e : old)
-      if (e.id != absent) insert_hashed(e.key, e.id);
+      if (e.id != absent) place(e);
   }
-  const std::uint64_t mask = table_.size() - 1;
-  std::uint64_t s = slot_of(key, bits_);
-  while (table_[s].id != absent) s = (s + 1) & mask;
-  table_[s] = {key, id};
-  ++hashed_;
+  place({key, id});
 }
 
 }  // namespace sextant::window::detail

@@ -46,6 +46,10 @@ class KeyIndex {
   }
   void insert_hashed(StreamKey key, std::uint32_t id);
   void grow_direct(std::uint64_t size);
+  // An empty hash table of `slots` (a power of two, or 0) slots.
+  void make_table(std::uint64_t slots);
+  // `e` into its slot or the next free one after it; the table has room.
+  void place(Entry e);
 
   std::vector<std::uint32_t> direct_;
   std::vector<Entry> table_;

@@ -26,6 +26,9 @@ using sextant::gpu::ScopedDevice;
 
 constexpr std::uint32_t full_mask = 0xFFFFFFFFu;
 constexpr std::uint32_t warps_per_block = policy::Gpu::block_threads / 32;
+// 64-bit words before a range's bitmaps in its results: as 32-bit counters, [0] pairs written for
+// the current shard, [1] hits found, [2] the most pairs a selection round needed.
+constexpr std::uint32_t counter_words = 2;
 
 // ---- kernels ------------------------------------------------------------------------------
 
@@ -50,10 +53,9 @@ __device__ inline std::uint32_t chain_length(const ShardView& t, PageId p) {
 // name pairs, or, for events with very many names, every key of the table whose names it holds);
 // the chains' pages are appended to `pairs` with one atomicAdd per warp and round.
 // counters[0]: pairs written so far; counters[2]: the most pairs any round needed.
-__global__ void select_pages(ShardView t, EventsView ev, uint2* pairs, std::uint32_t capacity,
-                             std::uint32_t* counters) {
+__device__ void select_pages_body(const ShardView& t, const EventsView& ev, std::uint32_t e, uint2* pairs,
+                                  std::uint32_t capacity, std::uint32_t* counters) {
   const std::uint32_t lane = threadIdx.x % 32;
-  const std::uint32_t e = blockIdx.x * warps_per_block + threadIdx.x / 32;
   if (e >= ev.size || t.key_count == 0) return;  // warp-uniform
   const std::uint32_t first = ev.name_begin[e];
   const std::uint32_t k = ev.name_begin[e + 1] - first;
@@ -102,14 +104,15 @@ __global__ void select_pages(ShardView t, EventsView ev, uint2* pairs, std::uint
 // A warp per (event, page): the Bloom scan (two signatures per lane, one ballot each), then one
 // lane per surviving filter counts its constraints filter-major (page_eval.hpp, the host's code),
 // stopping at the first unsatisfied one.
-__global__ void match_pairs(ShardView t, EventsView ev, const uint2* pairs, std::uint32_t capacity,
-                            const std::uint32_t* counters, unsigned long long* bitmaps, std::uint32_t words,
-                            bool want_filters, uint4* hits, std::uint32_t hit_capacity,
-                            std::uint32_t* hit_count, std::uint32_t shard) {
+// Warp `warp` of `warps` takes pairs warp, warp + warps, ...
+__device__ void match_pairs_body(const ShardView& t, const EventsView& ev, std::uint32_t warp,
+                                 std::uint32_t warps, const uint2* pairs, std::uint32_t capacity,
+                                 const std::uint32_t* counters, unsigned long long* bitmaps,
+                                 std::uint32_t words, bool want_filters, uint4* hits,
+                                 std::uint32_t hit_capacity, std::uint32_t* hit_count, std::uint32_t shard) {
   const std::uint32_t lane = threadIdx.x % 32;
   const std::uint32_t pair_count = min(counters[0], capacity);
-  const std::uint32_t stride = gridDim.x * warps_per_block;
-  for (std::uint32_t w = blockIdx.x * warps_per_block + threadIdx.x / 32; w < pair_count; w += stride) {
+  for (std::uint32_t w = warp; w < pair_count; w += warps) {
     const uint2 pair = pairs[w];
     const std::uint32_t e = pair.x;
     const PageId p = pair.y;
@@ -141,6 +144,67 @@ __global__ void match_pairs(ShardView t, EventsView ev, const uint2* pairs, std:
       }
     }
   }
+}
+
+__global__ void select_pages(ShardView t, EventsView ev, uint2* pairs, std::uint32_t capacity,
+                             std::uint32_t* counters) {
+  select_pages_body(t, ev, blockIdx.x * warps_per_block + threadIdx.x / 32, pairs, capacity, counters);
+}
+
+__global__ void match_pairs(ShardView t, EventsView ev, const uint2* pairs, std::uint32_t capacity,
+                            const std::uint32_t* counters, unsigned long long* bitmaps, std::uint32_t words,
+                            bool want_filters, uint4* hits, std::uint32_t hit_capacity,
+                            std::uint32_t* hit_count, std::uint32_t shard) {
+  match_pairs_body(t, ev, blockIdx.x * warps_per_block + threadIdx.x / 32, gridDim.x * warps_per_block, pairs,
+                   capacity, counters, bitmaps, words, want_filters, hits, hit_capacity, hit_count, shard);
+}
+
+// Where a staged range's columns lie in its upload, in bytes from the upload's start.
+struct StagedOffsets {
+  std::uint32_t n, name_begin, names, group_begin, groups, a, b, bloom, strings;
+};
+
+// The view of a staged range whose upload lies at `d`.
+__host__ __device__ inline EventsView staged_view(const StagedOffsets& o, const char* d) {
+  EventsView v;
+  v.size = o.n;
+  v.name_begin = reinterpret_cast<const std::uint32_t*>(d + o.name_begin);
+  v.names = reinterpret_cast<const NameId*>(d + o.names);
+  v.group_begin = reinterpret_cast<const std::uint32_t*>(d + o.group_begin);
+  v.groups = reinterpret_cast<const EventGroup*>(d + o.groups);
+  v.value_a = reinterpret_cast<const std::uint64_t*>(d + o.a);
+  v.value_b = reinterpret_cast<const std::uint64_t*>(d + o.b);
+  v.bloom = reinterpret_cast<const std::uint64_t*>(d + o.bloom);
+  v.strings = d + o.strings;
+  return v;
+}
+
+constexpr std::uint32_t small_threads = policy::Gpu::small_range_events * 32;
+
+// A small range in one block, with no copy before or after it. The block reads the range's staged
+// upload (`in_chunks` 16-byte chunks) from page-locked memory into shared memory, a warp per event
+// selects its pages, then every warp takes pairs. The counters and bitmaps stay in shared memory
+// and go straight to the page-locked `out` at the end (counter words, then the bitmaps).
+__global__ void __launch_bounds__(small_threads, 1)
+    match_small_range(ShardView t, const uint4* in, std::uint32_t in_chunks, StagedOffsets at, uint2* pairs,
+                      std::uint32_t capacity, std::uint32_t words, bool want_filters, uint4* hits,
+                      std::uint32_t hit_capacity, std::uint32_t shard, unsigned long long* out) {
+  extern __shared__ uint4 small_shared[];
+  const std::uint32_t result_words = counter_words + policy::Gpu::small_range_events * words;
+  auto* const results = reinterpret_cast<unsigned long long*>(small_shared);
+  uint4* const events = small_shared + (result_words + 1) / 2;
+  for (std::uint32_t i = threadIdx.x; i < in_chunks; i += blockDim.x) events[i] = in[i];
+  for (std::uint32_t i = threadIdx.x; i < result_words; i += blockDim.x) results[i] = 0;
+  __syncthreads();
+  auto* const counters = reinterpret_cast<std::uint32_t*>(results);
+  const EventsView ev = staged_view(at, reinterpret_cast<const char*>(events));
+  const std::uint32_t warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  select_pages_body(t, ev, warp, pairs, capacity, counters);
+  __syncthreads();
+  match_pairs_body(t, ev, warp, warps, pairs, capacity, counters, results + counter_words, words,
+                   want_filters, hits, hit_capacity, counters + 1, shard);
+  __syncthreads();
+  for (std::uint32_t i = threadIdx.x; i < result_words; i += blockDim.x) out[i] = results[i];
 }
 
 // One block per record: copies a delta's bytes from the staging buffer into a device array.
@@ -193,6 +257,12 @@ class Pinned {
 template <class T>
 void grow(DeviceBuffer<T>& b, std::size_t count) {
   if (b.size() < count) b = DeviceBuffer<T>(std::max<std::size_t>(count + count / 4, 64));
+}
+
+// A buffer's size as the kernels' 32-bit capacities.
+template <class T>
+std::uint32_t capacity32(const DeviceBuffer<T>& b) {
+  return static_cast<std::uint32_t>(std::min<std::size_t>(b.size(), 0xFFFFFFFFu));
 }
 
 template <class T>
@@ -302,6 +372,7 @@ class MatchGpu::Impl {
       throw Error::internal("matching GPU hook: a batch without a sync of its tables");
     if (begin >= end) return;
     ScopedDevice device(ordinal_);
+    if (match_small(batch, begin, end, hits)) return;
     const EventsView events = stage_events(batch.events, begin, end);
     const std::uint32_t n = end - begin;
     const std::size_t words = batch.words;
@@ -315,9 +386,8 @@ class MatchGpu::Impl {
     if (batch.want_filters) grow(hits_, static_cast<std::size_t>(n) * policy::Gpu::initial_hits_per_event);
     while (true) {
       SEXTANT_CUDA_CHECK(cudaMemsetAsync(results_.data(), 0, result_words * 8, stream_));
-      const auto pair_capacity =
-          static_cast<std::uint32_t>(std::min<std::size_t>(pairs_.size(), 0xFFFFFFFFu));
-      const auto hit_capacity = static_cast<std::uint32_t>(std::min<std::size_t>(hits_.size(), 0xFFFFFFFFu));
+      const std::uint32_t pair_capacity = capacity32(pairs_);
+      const std::uint32_t hit_capacity = capacity32(hits_);
       for (std::size_t i = 0; i < copies_.size(); ++i) {
         if (i > 0)  // the pair count restarts per shard
           SEXTANT_CUDA_CHECK(cudaMemsetAsync(counters, 0, sizeof(std::uint32_t), stream_));
@@ -333,28 +403,88 @@ class MatchGpu::Impl {
       SEXTANT_CUDA_CHECK(
           cudaMemcpyAsync(host, results_.data(), result_words * 8, cudaMemcpyDeviceToHost, stream_));
       SEXTANT_CUDA_CHECK(cudaStreamSynchronize(stream_));
-      const auto* host_counters = reinterpret_cast<const std::uint32_t*>(host);
-      const std::uint32_t needed_pairs = host_counters[2], found_hits = host_counters[1];
-      if (needed_pairs > pair_capacity) {  // rare: more pages than the buffer holds; grow and redo
-        grow(pairs_, needed_pairs);
-        continue;
-      }
-      if (batch.want_filters && found_hits > hit_capacity) {
-        grow(hits_, found_hits);
-        continue;
-      }
-      if (batch.want_filters && found_hits > 0) {
-        host_hits_.resize(found_hits);
-        SEXTANT_CUDA_CHECK(cudaMemcpyAsync(host_hits_.data(), hits_.data(), found_hits * sizeof(uint4),
-                                           cudaMemcpyDeviceToHost, stream_));
-        SEXTANT_CUDA_CHECK(cudaStreamSynchronize(stream_));
-        for (const uint4& h : host_hits_) hits.push_back({h.x + begin, h.z, h.y});
-      }
-      break;
+      if (!ran_short(reinterpret_cast<const std::uint32_t*>(host), pair_capacity, hit_capacity, batch, begin,
+                     hits))
+        break;
     }
-    // Partitioned filters: other GPUs OR into the same words at the same time.
+    or_bitmaps(batch, begin, n, host + counter_words);
+  }
+
+  // A range of at most policy::Gpu::small_range_events events against one shard, whose staged
+  // events fit policy::Gpu::small_range_bytes and whose counters and bitmaps fit
+  // small_result_bytes: one kernel that reads the events from and writes the results to page-locked
+  // memory, and one synchronisation. The general path's six steps (upload, clear, two kernels,
+  // copy back, synchronisation) cost a launch or a transfer each, and a single event's latency is
+  // little else.
+  bool match_small(const MatchBatch& batch, std::uint32_t begin, std::uint32_t end,
+                   std::vector<FilterHit>& hits) {
+    const std::uint32_t n = end - begin;
+    const std::size_t words = batch.words;
+    const std::size_t result_words = counter_words + std::size_t{policy::Gpu::small_range_events} * words;
+    if (n > policy::Gpu::small_range_events || copies_.size() != 1 ||
+        result_words * 8 > policy::Gpu::small_result_bytes)
+      return false;
+    const Staged l = layout(batch.events, begin, end);
+    if (l.total > policy::Gpu::small_range_bytes) return false;
+    grow(pairs_, std::size_t{policy::Gpu::small_range_events} * policy::Gpu::initial_pairs_per_event);
+    if (batch.want_filters)
+      grow(hits_, std::size_t{policy::Gpu::small_range_events} * policy::Gpu::initial_hits_per_event);
+    char* const in = small_in_.reserve(policy::Gpu::small_range_bytes);
+    write_staged(l, batch.events, begin, in);
+    std::uint64_t* const out = small_out_.reserve(result_words);
+    const std::size_t shared = (result_words + 1) / 2 * 16 + l.total;
+    while (true) {
+      const std::uint32_t pair_capacity = capacity32(pairs_);
+      const std::uint32_t hit_capacity = capacity32(hits_);
+      match_small_range<<<1, small_threads, shared, stream_>>>(
+          copies_[0].view(), reinterpret_cast<const uint4*>(in), static_cast<std::uint32_t>(l.total / 16),
+          l.offsets(), pairs_.data(), pair_capacity, static_cast<std::uint32_t>(words), batch.want_filters,
+          hits_.data(), hit_capacity, copies_[0].shard, reinterpret_cast<unsigned long long*>(out));
+      SEXTANT_CUDA_CHECK_LAUNCH();
+      SEXTANT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      // The events are still staged: a range that ran short runs again as it is.
+      if (!ran_short(reinterpret_cast<const std::uint32_t*>(out), pair_capacity, hit_capacity, batch, begin,
+                     hits))
+        break;
+    }
+    or_bitmaps(batch, begin, n, out + counter_words);
+    ++uploads_.small_ranges;
+    return true;
+  }
+
+  // After a range ran, from its counters: whether a buffer was too small for it (rare: more pages
+  // or hits than the buffer holds), then grown to what it needed for the range to run again; else
+  // the range's hits are taken.
+  bool ran_short(const std::uint32_t* counters, std::uint32_t pair_capacity, std::uint32_t hit_capacity,
+                 const MatchBatch& batch, std::uint32_t begin, std::vector<FilterHit>& hits) {
+    const std::uint32_t needed_pairs = counters[2], found_hits = counters[1];
+    if (needed_pairs > pair_capacity) {
+      grow(pairs_, needed_pairs);
+      return true;
+    }
+    if (batch.want_filters && found_hits > hit_capacity) {
+      grow(hits_, found_hits);
+      return true;
+    }
+    if (batch.want_filters) take_hits(found_hits, begin, hits);
+    return false;
+  }
+
+  // The range's matched filters (found_hits of them in hits_), with event indices of the batch.
+  void take_hits(std::uint32_t found_hits, std::uint32_t begin, std::vector<FilterHit>& hits) {
+    if (found_hits == 0) return;
+    host_hits_.resize(found_hits);
+    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(host_hits_.data(), hits_.data(), found_hits * sizeof(uint4),
+                                       cudaMemcpyDeviceToHost, stream_));
+    SEXTANT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    for (const uint4& h : host_hits_) hits.push_back({h.x + begin, h.z, h.y});
+  }
+
+  // Partitioned filters: other GPUs OR into the same words at the same time.
+  static void or_bitmaps(const MatchBatch& batch, std::uint32_t begin, std::uint32_t n,
+                         const std::uint64_t* found) {
+    const std::size_t words = batch.words;
     std::uint64_t* out = batch.bitmaps + static_cast<std::uint64_t>(begin) * words;
-    const std::uint64_t* found = host + counter_words;
     for (std::size_t i = 0; i < static_cast<std::size_t>(n) * words; ++i)
       if (found[i] != 0) std::atomic_ref<std::uint64_t>(out[i]).fetch_or(found[i]);
   }
@@ -480,92 +610,118 @@ class MatchGpu::Impl {
     uploads_.delta_bytes += record_bytes + payload;
   }
 
-  // Events [begin, end) of the prepared batch: straight from page-locked columns where it may,
-  // else in one staged upload with offsets rebased to the range and string values cut to the
-  // bytes the range refers to.
-  EventsView stage_events(const EventsView& ev, std::uint32_t begin, std::uint32_t end) {
-    const std::uint32_t n = end - begin;
-    const std::uint32_t name0 = ev.name_begin[begin], names = ev.name_begin[end] - name0;
-    const std::uint32_t group0 = ev.group_begin[begin], groups = ev.group_begin[end] - group0;
-    const std::uint32_t attr0 = groups > 0 ? ev.groups[group0].begin : 0;
-    const std::uint32_t attrs =
-        groups > 0 ? ev.groups[group0 + groups - 1].begin + ev.groups[group0 + groups - 1].count - attr0 : 0;
-    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+  // Where a staged range's columns lie in its upload (bytes from its start), and the bytes of
+  // string values it refers to.
+  struct Staged {
+    std::uint32_t n = 0, name0 = 0, names = 0, group0 = 0, groups = 0, attr0 = 0, attrs = 0;
+    std::uint64_t lo = 0, hi = 0;
     bool strings = false;
-    for (std::uint32_t g = group0; g < group0 + groups; ++g) {
+    std::size_t o_name_begin = 0, o_names = 0, o_group_begin = 0, o_groups = 0, o_a = 0, o_b = 0, o_bloom = 0,
+                o_strings = 0, total = 0;
+    StagedOffsets offsets() const {
+      const auto u = [](std::size_t x) { return static_cast<std::uint32_t>(x); };
+      return {n,      u(o_name_begin), u(o_names), u(o_group_begin), u(o_groups),
+              u(o_a), u(o_b),          u(o_bloom), u(o_strings)};
+    }
+  };
+
+  static std::size_t align16(std::size_t x) { return (x + 15) / 16 * 16; }
+
+  static Staged layout(const EventsView& ev, std::uint32_t begin, std::uint32_t end) {
+    Staged l;
+    l.n = end - begin;
+    l.name0 = ev.name_begin[begin];
+    l.names = ev.name_begin[end] - l.name0;
+    l.group0 = ev.group_begin[begin];
+    l.groups = ev.group_begin[end] - l.group0;
+    if (l.groups > 0) {
+      const EventGroup& last = ev.groups[l.group0 + l.groups - 1];
+      l.attr0 = ev.groups[l.group0].begin;
+      l.attrs = last.begin + last.count - l.attr0;
+    }
+    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+    for (std::uint32_t g = l.group0; g < l.group0 + l.groups; ++g) {
       if (static_cast<TypeClass>(ev.groups[g].cls) != TypeClass::string) continue;
-      strings = true;
+      l.strings = true;
       for (std::uint32_t a = ev.groups[g].begin; a < ev.groups[g].begin + ev.groups[g].count; ++a) {
         lo = std::min(lo, ev.value_a[a]);
         hi = std::max(hi, ev.value_a[a] + ev.value_b[a]);
       }
     }
     if (lo > hi) lo = hi = 0;
-    const auto align = [](std::size_t x) { return (x + 15) / 16 * 16; };
-    const std::size_t o_name_begin = 0, o_names = align(o_name_begin + (n + 1) * 4);
-    const std::size_t o_group_begin = align(o_names + names * 4),
-                      o_groups = align(o_group_begin + (n + 1) * 4);
-    const std::size_t o_a = align(o_groups + groups * sizeof(EventGroup)), o_b = align(o_a + attrs * 8);
-    const std::size_t o_bloom = align(o_b + attrs * 8), o_strings = align(o_bloom + n * 8);
-    const std::size_t total = align(o_strings + (hi - lo) + 1);
-    grow(events_, total);
+    l.lo = lo;
+    l.hi = hi;
+    l.o_names = align16(l.o_name_begin + (l.n + 1) * 4);
+    l.o_group_begin = align16(l.o_names + l.names * 4);
+    l.o_groups = align16(l.o_group_begin + (l.n + 1) * 4);
+    l.o_a = align16(l.o_groups + l.groups * sizeof(EventGroup));
+    l.o_b = align16(l.o_a + l.attrs * 8);
+    l.o_bloom = align16(l.o_b + l.attrs * 8);
+    l.o_strings = align16(l.o_bloom + l.n * 8);
+    l.total = align16(l.o_strings + (hi - lo) + 1);
+    return l;
+  }
+
+  // The range's upload written to `s`: offsets rebased to the range, string values cut to the
+  // bytes it refers to.
+  static void write_staged(const Staged& l, const EventsView& ev, std::uint32_t begin, char* s) {
+    auto* name_begin = reinterpret_cast<std::uint32_t*>(s + l.o_name_begin);
+    for (std::uint32_t i = 0; i <= l.n; ++i) name_begin[i] = ev.name_begin[begin + i] - l.name0;
+    std::memcpy(s + l.o_names, ev.names + l.name0, l.names * 4);
+    auto* group_begin = reinterpret_cast<std::uint32_t*>(s + l.o_group_begin);
+    for (std::uint32_t i = 0; i <= l.n; ++i) group_begin[i] = ev.group_begin[begin + i] - l.group0;
+    auto* group = reinterpret_cast<EventGroup*>(s + l.o_groups);
+    for (std::uint32_t g = 0; g < l.groups; ++g) {
+      group[g] = ev.groups[l.group0 + g];
+      group[g].begin -= l.attr0;
+    }
+    auto* a = reinterpret_cast<std::uint64_t*>(s + l.o_a);
+    std::memcpy(a, ev.value_a + l.attr0, l.attrs * 8);
+    std::memcpy(s + l.o_b, ev.value_b + l.attr0, l.attrs * 8);
+    for (std::uint32_t g = 0; g < l.groups; ++g)
+      if (static_cast<TypeClass>(group[g].cls) == TypeClass::string)
+        for (std::uint32_t k = group[g].begin; k < group[g].begin + group[g].count; ++k) a[k] -= l.lo;
+    std::memcpy(s + l.o_bloom, ev.bloom + begin, l.n * 8);
+    if (l.hi > l.lo) std::memcpy(s + l.o_strings, ev.strings + l.lo, l.hi - l.lo);
+  }
+
+  // Events [begin, end) of the prepared batch: straight from page-locked columns where it may,
+  // else in one staged upload.
+  EventsView stage_events(const EventsView& ev, std::uint32_t begin, std::uint32_t end) {
+    const Staged l = layout(ev, begin, end);
+    grow(events_, l.total);
     char* d = events_.data();
-    EventsView v;
-    v.size = n;
-    v.name_begin = reinterpret_cast<const std::uint32_t*>(d + o_name_begin);
-    v.names = reinterpret_cast<const NameId*>(d + o_names);
-    v.group_begin = reinterpret_cast<const std::uint32_t*>(d + o_group_begin);
-    v.groups = reinterpret_cast<const EventGroup*>(d + o_groups);
-    v.value_a = reinterpret_cast<const std::uint64_t*>(d + o_a);
-    v.value_b = reinterpret_cast<const std::uint64_t*>(d + o_b);
-    v.bloom = reinterpret_cast<const std::uint64_t*>(d + o_bloom);
-    v.strings = d + o_strings;
+    EventsView v = staged_view(l.offsets(), d);
     // A range without strings in page-locked columns, from min_direct_events on: each column
     // copied as it is. Its offsets stay absolute (name_begin, group_begin, the groups' first
     // attributes), so the view's names, groups and values point at their uploads less the range's
     // first name, group and attribute.
-    if (!strings && n >= policy::Gpu::min_direct_events &&
+    if (!l.strings && l.n >= policy::Gpu::min_direct_events &&
         page_locked({ev.name_begin, ev.names, ev.group_begin, ev.groups, ev.value_a, ev.value_b, ev.bloom})) {
       const std::pair<const void*, std::size_t> columns[] = {
-          {ev.name_begin + begin, (n + 1) * 4},
-          {ev.names + name0, names * 4},
-          {ev.group_begin + begin, (n + 1) * 4},
-          {ev.groups + group0, groups * sizeof(EventGroup)},
-          {ev.value_a + attr0, attrs * 8},
-          {ev.value_b + attr0, attrs * 8},
-          {ev.bloom + begin, n * 8}};
-      const std::size_t offsets[] = {o_name_begin, o_names, o_group_begin, o_groups, o_a, o_b, o_bloom};
+          {ev.name_begin + begin, (l.n + 1) * 4},
+          {ev.names + l.name0, l.names * 4},
+          {ev.group_begin + begin, (l.n + 1) * 4},
+          {ev.groups + l.group0, l.groups * sizeof(EventGroup)},
+          {ev.value_a + l.attr0, l.attrs * 8},
+          {ev.value_b + l.attr0, l.attrs * 8},
+          {ev.bloom + begin, l.n * 8}};
+      const std::size_t offsets[] = {l.o_name_begin, l.o_names, l.o_group_begin, l.o_groups,
+                                     l.o_a,          l.o_b,     l.o_bloom};
       for (std::size_t c = 0; c < std::size(columns); ++c)
         if (columns[c].second > 0)
           SEXTANT_CUDA_CHECK(cudaMemcpyAsync(d + offsets[c], columns[c].first, columns[c].second,
                                              cudaMemcpyHostToDevice, stream_));
-      v.names = indexed_from<NameId>(d + o_names, name0);
-      v.groups = indexed_from<EventGroup>(d + o_groups, group0);
-      v.value_a = indexed_from<std::uint64_t>(d + o_a, attr0);
-      v.value_b = indexed_from<std::uint64_t>(d + o_b, attr0);
+      v.names = indexed_from<NameId>(d + l.o_names, l.name0);
+      v.groups = indexed_from<EventGroup>(d + l.o_groups, l.group0);
+      v.value_a = indexed_from<std::uint64_t>(d + l.o_a, l.attr0);
+      v.value_b = indexed_from<std::uint64_t>(d + l.o_b, l.attr0);
       ++uploads_.direct_batches;
       return v;
     }
-    char* s = events_staging_.reserve(total);
-    auto* name_begin = reinterpret_cast<std::uint32_t*>(s + o_name_begin);
-    for (std::uint32_t i = 0; i <= n; ++i) name_begin[i] = ev.name_begin[begin + i] - name0;
-    std::memcpy(s + o_names, ev.names + name0, names * 4);
-    auto* group_begin = reinterpret_cast<std::uint32_t*>(s + o_group_begin);
-    for (std::uint32_t i = 0; i <= n; ++i) group_begin[i] = ev.group_begin[begin + i] - group0;
-    auto* group = reinterpret_cast<EventGroup*>(s + o_groups);
-    for (std::uint32_t g = 0; g < groups; ++g) {
-      group[g] = ev.groups[group0 + g];
-      group[g].begin -= attr0;
-    }
-    auto* a = reinterpret_cast<std::uint64_t*>(s + o_a);
-    std::memcpy(a, ev.value_a + attr0, attrs * 8);
-    std::memcpy(s + o_b, ev.value_b + attr0, attrs * 8);
-    for (std::uint32_t g = 0; g < groups; ++g)
-      if (static_cast<TypeClass>(group[g].cls) == TypeClass::string)
-        for (std::uint32_t k = group[g].begin; k < group[g].begin + group[g].count; ++k) a[k] -= lo;
-    std::memcpy(s + o_bloom, ev.bloom + begin, n * 8);
-    if (hi > lo) std::memcpy(s + o_strings, ev.strings + lo, hi - lo);
-    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(d, s, total, cudaMemcpyHostToDevice, stream_));
+    char* s = events_staging_.reserve(l.total);
+    write_staged(l, ev, begin, s);
+    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(d, s, l.total, cudaMemcpyHostToDevice, stream_));
     return v;
   }
 
@@ -596,13 +752,14 @@ class MatchGpu::Impl {
   std::uint32_t match_blocks_ = 1;
   const MatchTables* tables_ = nullptr;
   std::vector<DeviceShard> copies_;
-  // Words before the bitmaps in results_: counters[0] pairs written for the current shard, [1]
-  // hits found, [2] the most pairs a selection round needed.
-  static constexpr std::size_t counter_words = 2;
   DeviceBuffer<std::uint64_t> results_;
   Pinned<std::uint64_t> host_results_;
   DeviceBuffer<char> events_;
   Pinned<> events_staging_;
+  // Small ranges: their staged events and their results, page-locked, read and written by the
+  // kernel.
+  Pinned<> small_in_;
+  Pinned<std::uint64_t> small_out_;
   DeviceBuffer<uint2> pairs_;
   DeviceBuffer<uint4> hits_;
   std::vector<uint4> host_hits_;

@@ -16,6 +16,9 @@
 //   on request, appends its slot to the hit list (atomicAdd): the only atomics. Counters are lane
 //   registers (any filter size, no 255 limit, no race). The bitmaps and hits come back once per
 //   range: no per-event round trip.
+// * A range of a few events (one event in latency mode) is one kernel of one block instead: it
+//   reads the staged events from page-locked memory and writes its counters and bitmaps back there,
+//   so a single event costs one launch and one synchronisation.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +60,7 @@ class MatchGpu {
     std::uint64_t deltas = 0;
     std::uint64_t delta_bytes = 0;
     std::uint64_t direct_batches = 0;  // event ranges copied straight from page-locked columns
+    std::uint64_t small_ranges = 0;    // ranges matched by the one-kernel path for a few events
   };
   Uploads uploads() const noexcept;
 

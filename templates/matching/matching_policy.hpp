@@ -69,6 +69,13 @@ struct Gpu {
   // A range of events in page-locked columns is copied column by column (seven copies, no
   // staging) from this many events on; a smaller one is cheaper staged and copied once.
   static constexpr std::uint32_t min_direct_events = 4096;
+  // A range of at most small_range_events events (a warp each in one block) whose staged events
+  // fit small_range_bytes and whose counters and bitmaps fit small_result_bytes runs as one kernel
+  // that reads its events from and writes its results to page-locked memory (both in shared
+  // memory meanwhile).
+  static constexpr std::uint32_t small_range_events = 16;
+  static constexpr std::size_t small_range_bytes = 8192;
+  static constexpr std::size_t small_result_bytes = 8192;
 };
 
 }  // namespace sextant::matching::policy

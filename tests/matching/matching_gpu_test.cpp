@@ -112,6 +112,10 @@ std::vector<MatchBackend> gpu_backends() {
   out.push_back({"hook_3_shards", gpu_unavailable, [] { return std::make_unique<GpuHookMatcher>(3); }});
   out.push_back(
       {"hook_page_locked", gpu_unavailable, [] { return std::make_unique<GpuHookMatcher>(1, true); }});
+  // Ranges of three events: each runs as one kernel (the small-range path), most from inside the
+  // batch.
+  out.push_back(
+      {"hook_small_ranges", gpu_unavailable, [] { return std::make_unique<GpuHookMatcher>(1, false, 3); }});
 #endif
   out.push_back({"matcher_gpu0", gpu_unavailable,
                  [] { return std::make_unique<ApiGpuMatcher>("gpu0", Placement::replicate, false); }});
@@ -235,6 +239,50 @@ TEST(MatchingGpu, PageLockedRangesAreCopiedStraightFromTheirColumns) {
     direct = m.hook().uploads().direct_batches;
     ASSERT_NO_FATAL_FAILURE(expect_oracle_results(r, filters, *events));
   }
+#endif
+}
+
+// Ranges of at most policy::Gpu::small_range_events events run as one kernel, with filters asked
+// for or not, and with more interfaces (more bitmap words per event).
+TEST(MatchingGpu, SmallRangesRunAsOneKernel) {
+  SEXTANT_REQUIRE_GPUS(1);
+#if SEXTANT_HAS_CUDA
+  const std::size_t range = policy::Gpu::small_range_events - 3;
+  GpuHookMatcher m(1, false, range);
+  RandomPubSubSpec spec;
+  spec.seed = 23;
+  RandomPubSub gen(spec);
+  std::vector<Filter> filters = gen.filters(600);
+  m.add(filter_set(filters));
+  const std::vector<Event> events = gen.events(20 * range + 2);
+  const EventBatch batch{std::span<const Event>(events)};
+  std::uint64_t small = m.hook().uploads().small_ranges;
+  for (const bool with_filters : {true, false, true}) {
+    const MatchResults r = m.match(batch, with_filters);
+    EXPECT_EQ(m.hook().uploads().small_ranges, small + 21) << with_filters;
+    small = m.hook().uploads().small_ranges;
+    ASSERT_EQ(r.events.size(), events.size());
+    for (std::size_t e = 0; e < events.size(); ++e) {
+      const OracleMatch want = oracle_match(filters, events[e]);
+      ASSERT_EQ(std::vector<InterfaceId>(r.interfaces_of(e).begin(), r.interfaces_of(e).end()),
+                want.interfaces)
+          << e;
+      if (with_filters) {
+        ASSERT_EQ(std::vector<FilterId>(r.filters_of(e).begin(), r.filters_of(e).end()), want.filters) << e;
+      }
+    }
+  }
+  // 300 interfaces: five bitmap words per event instead of one.
+  for (Filter& f : filters) f.interface = static_cast<InterfaceId>(f.id % 300);
+  m.remove([&] {
+    std::vector<FilterId> ids;
+    for (const Filter& f : filters) ids.push_back(f.id);
+    return ids;
+  }());
+  m.add(filter_set(filters));
+  const MatchResults r = m.match(batch, true);
+  EXPECT_EQ(m.hook().uploads().small_ranges, small + 21);
+  ASSERT_NO_FATAL_FAILURE(expect_oracle_results(r, filters, events));
 #endif
 }
 

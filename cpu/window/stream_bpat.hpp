@@ -92,7 +92,7 @@ class Bpat {
   }
 
   // Takes the key's newly closed panes (ascending ids) and `frontier` (every pane below is
-  // closed); calls emit(k, partial) for every window k that is complete now and holds a
+  // closed); calls emit(k, accumulator) for every window k that is complete now and holds a
   // tuple. Returns the end pane of the first window that holds a tuple and waits for the
   // frontier (the frontier that will fire it), or `idle` when none does. `dirty` is
   // scratch (empty between calls): the leaves whose ancestors are stale.
@@ -135,7 +135,7 @@ class Bpat {
       }
       flush(g, dirty);
       const P r = query(g, k * g.s);
-      if (r.tuples > 0) emit(k, r);
+      if (r.tuples > 0) emit(k, r.acc);
       next_ = k + 1;
     }
   }

@@ -8,7 +8,11 @@
 // from a combined with the prefix of block b up to its end (van Herk; Gil and Werman). The stage
 // keeps the suffixes of the previous block and the panes and running prefix of the current one:
 // per pane one prefix combine, one suffix combine when its block completes, one combine per
-// window. Memory grows with the key's panes up to 2 w partials.
+// window. Memory grows with the key's panes up to 2 w accumulators.
+//
+// The blocks hold accumulators, not partials: a window holds a tuple exactly when the last
+// non-empty pane so far lies in it, so the stage needs no tuple counts, and the sum of 64-bit
+// values moves 8 bytes per pane through its blocks instead of 16.
 //
 // Empty panes below the frontier are appended as identities, but only while a window that holds
 // a tuple can still end there (up to w - 1 panes after the last non-empty pane); then the stage
@@ -30,6 +34,7 @@ template <StreamAggregate A>
 class PaneScan {
  public:
   using P = Partial<A>;
+  using Acc = typename A::Acc;
   static constexpr std::int64_t idle = INT64_MAX;
 
   bool allocated() const noexcept { return w_ > 0; }
@@ -47,7 +52,8 @@ class PaneScan {
   }
 
   // The contract of Bpat::advance: ascending pane ids, every pane below `frontier` closed;
-  // emits in window order; returns the end pane of the next window that holds a tuple, or `idle`.
+  // emits (window, accumulator) in window order; returns the end pane of the next window that
+  // holds a tuple, or `idle`.
   template <class Emit>
   std::int64_t advance(const BpatShape&, const std::int64_t* ids, const P* parts, std::size_t n,
                        std::int64_t frontier, std::vector<std::uint64_t>&, Emit&& emit) {
@@ -68,12 +74,12 @@ class PaneScan {
   // No window that holds a tuple ends at or after next_: nothing stored matters any more.
   bool dead() const noexcept { return next_ - last_ >= w_; }
 
-  // Appends identities up to pane `to` (exclusive); false when it stopped because dead.
+  // Appends empty panes up to pane `to` (exclusive); false when it stopped because dead.
   template <class Emit>
   bool walk_to(std::int64_t to, Emit& emit) {
     while (next_ < to) {
       if (dead()) return false;
-      append(P::identity(), emit);
+      append_empty(emit);
     }
     return true;
   }
@@ -82,8 +88,8 @@ class PaneScan {
   // are identities, and so are the previous block's suffixes.
   void jump(std::int64_t to) {
     block_ = to / w_;
-    cur_.assign(static_cast<std::size_t>(to - block_ * w_), P::identity());
-    prefix_ = P::identity();
+    cur_.assign(static_cast<std::size_t>(to - block_ * w_), A::identity());
+    prefix_ = A::identity();
     prev_.clear();
     next_ = to;
     const std::int64_t start =
@@ -91,18 +97,19 @@ class PaneScan {
     next_end_ = (start + s_ - 1) / s_ * s_ + w_ - 1;
   }
 
-  // Appends pane next_, fires the window that ends there (if any) and closes a full block.
+  // Appends the empty pane next_, fires the window that ends there (if it holds a tuple) and
+  // closes a full block.
   template <class Emit>
-  [[gnu::always_inline]] void append(const P& p, Emit& emit) {
-    cur_.push_back(p);
-    prefix_ = P::combine(prefix_, p);
+  [[gnu::always_inline]] void append_empty(Emit& emit) {
+    cur_.push_back(A::identity());
+    prefix_ = A::combine(prefix_, A::identity());  // like any pane: bit for bit, signed zeros too
     if (next_ == next_end_) {
       // The window is the whole current block, or the previous block's suffix from its start
       // (at offset cur_.size() there) combined with the current prefix.
       const std::size_t at = cur_.size();
-      const P r =
-          static_cast<std::int64_t>(at) == w_ || prev_.empty() ? prefix_ : P::combine(prev_[at], prefix_);
-      if (r.tuples > 0) emit((next_end_ + 1 - w_) / s_, r);
+      if (last_ > next_end_ - w_)
+        emit((next_end_ + 1 - w_) / s_,
+             static_cast<std::int64_t>(at) == w_ || prev_.empty() ? prefix_ : A::combine(prev_[at], prefix_));
       next_end_ += s_;
     }
     ++next_;
@@ -110,23 +117,24 @@ class PaneScan {
   }
 
   // Appends the k panes next_, next_ + 1, ... (inside the current block) and fires the windows
-  // that end there: append's steps with the state in registers (fine slides fire at every pane).
+  // that end there (fine slides fire at every pane), with the state in registers.
   template <class Emit>
   [[gnu::always_inline]] void append_run(const P* p, std::size_t k, Emit& emit) {
     const std::size_t at0 = cur_.size();
-    cur_.insert(cur_.end(), p, p + k);
-    const P* prev = prev_.empty() ? nullptr : prev_.data();
+    cur_.resize(at0 + k);
+    Acc* const out = cur_.data() + at0;
+    const Acc* prev = prev_.empty() ? nullptr : prev_.data();
     const auto w = static_cast<std::size_t>(w_);
-    P prefix = prefix_;
+    Acc prefix = prefix_;
     std::int64_t id = next_, end = next_end_, last = last_;
     std::int64_t window = (end + 1 - w_) / s_;  // starts are multiples of s_: no division per window
     for (std::size_t j = 0; j < k; ++j, ++id) {
-      prefix = P::combine(prefix, p[j]);
+      out[j] = p[j].acc;
+      prefix = A::combine(prefix, p[j].acc);
       if (p[j].tuples > 0) last = id;
       if (id == end) {
         const std::size_t at = at0 + j + 1;
-        const P r = at == w || prev == nullptr ? prefix : P::combine(prev[at], prefix);
-        if (r.tuples > 0) emit(window, r);
+        if (last > end - w_) emit(window, at == w || prev == nullptr ? prefix : A::combine(prev[at], prefix));
         end += s_;
         ++window;
       }
@@ -140,10 +148,10 @@ class PaneScan {
 
   // The current block is full: it becomes the previous block, as suffixes.
   void close_block() {
-    for (std::size_t i = cur_.size() - 1; i-- > 0;) cur_[i] = P::combine(cur_[i], cur_[i + 1]);
+    for (std::size_t i = cur_.size() - 1; i-- > 0;) cur_[i] = A::combine(cur_[i], cur_[i + 1]);
     std::swap(prev_, cur_);
     cur_.clear();
-    prefix_ = P::identity();
+    prefix_ = A::identity();
     ++block_;
   }
 
@@ -160,9 +168,9 @@ class PaneScan {
   std::int64_t next_ = 0;              // every pane below has been appended, or skipped while dead
   std::int64_t next_end_ = 0;          // the last pane of the next window to fire (>= next_)
   std::int64_t last_ = INT64_MIN / 2;  // the last non-empty pane appended
-  P prefix_ = P::identity();           // of cur_
-  std::vector<P> cur_;                 // the current block's panes
-  std::vector<P> prev_;                // the previous block's suffixes; empty: identities
+  Acc prefix_ = A::identity();         // of cur_
+  std::vector<Acc> cur_;               // the current block's panes
+  std::vector<Acc> prev_;              // the previous block's suffixes; empty: identities
 };
 
 }  // namespace sextant::window::detail

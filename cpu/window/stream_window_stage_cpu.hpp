@@ -159,15 +159,15 @@ void CpuWindowStage<A>::process(const Work& w, const CpuClosedPanes<A>& closed,
         structure.allocate(g);
       }
       fire_at = std::min(
-          fire_at,
-          structure.advance(g, closed.panes.data() + w.begin, closed.partials.data() + w.begin,
-                            w.end - w.begin, w.frontier, dirty, [&](std::int64_t win, const Partial<A>& p) {
-                              const std::int64_t start = win * g.slide;
-                              if (!representable<A>(p.acc)) [[unlikely]]
-                                throw_unrepresentable_window(A::name, overflow_message<A>(), g.spec, k.key,
-                                                             start, start + g.length);
-                              results.push(g.spec, k.key, start, start + g.length, A::lower(p.acc));
-                            }));
+          fire_at, structure.advance(g, closed.panes.data() + w.begin, closed.partials.data() + w.begin,
+                                     w.end - w.begin, w.frontier, dirty,
+                                     [&](std::int64_t win, const typename A::Acc& acc) {
+                                       const std::int64_t start = win * g.slide;
+                                       if (!representable<A>(acc)) [[unlikely]]
+                                         throw_unrepresentable_window(A::name, overflow_message<A>(), g.spec,
+                                                                      k.key, start, start + g.length);
+                                       results.push(g.spec, k.key, start, start + g.length, A::lower(acc));
+                                     }));
     };
     if (g.stage == WindowStageKind::scan)
       run(k.scans[g.slot]);

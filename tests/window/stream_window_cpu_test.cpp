@@ -484,8 +484,8 @@ TEST(CpuStreamWindow, WindowStagesMatchBruteForceOnSparsePanes) {
           if (!last) frontier += static_cast<std::int64_t>(rng() % (2 * shape.w + 2));
           if (it != panes.end()) frontier = std::min(frontier, it->first);  // panes below it are closed
           const auto into = [&](std::map<std::int64_t, std::int64_t>& fired) {
-            return [&](std::int64_t k, const P& p) {
-              EXPECT_TRUE(fired.emplace(k, p.acc).second) << "window " << k << " fired twice";
+            return [&](std::int64_t k, const typename A::Acc& acc) {
+              EXPECT_TRUE(fired.emplace(k, acc).second) << "window " << k << " fired twice";
               EXPECT_LE(k * shape.s + shape.w, frontier) << "window " << k << " fired early";
             };
           };

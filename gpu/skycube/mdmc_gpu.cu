@@ -42,6 +42,7 @@
 #include "gpu/device_buffer.cuh"
 #include "gpu/device_query.hpp"
 #include "gpu/skycube/mdmc_gpu.hpp"
+#include "gpu/skycube/mdmc_gpu_kept.cuh"
 #include "templates/skycube/quad_tree.hpp"
 #include "templates/skycube/skycube_policy.hpp"
 
@@ -321,8 +322,6 @@ class MdmcGpuState {
     for (auto& e : done_) SEXTANT_CUDA_CHECK(cudaEventCreate(&e));
     for (auto& e : started_) SEXTANT_CUDA_CHECK(cudaEventCreate(&e));
     for (auto& e : computed_) SEXTANT_CUDA_CHECK(cudaEventCreate(&e));
-    for (auto& h : host_)
-      SEXTANT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h), batch_ * out_words_ * sizeof(Word)));
 
     SEXTANT_CUDA_CHECK(cudaEventRecord(started_[0], stream_));
     SEXTANT_CUDA_CHECK(cudaMemcpyAsync(median_.data(), tree.median_masks().data(), s * sizeof(Mask),
@@ -338,6 +337,11 @@ class MdmcGpuState {
     times_.upload += elapsed(started_[0], done_[0]);
     if (options.time_log) options.time_log->add(times_);
     time_log_ = options.time_log;
+    // What the rest of the run allocates on the device beside the kept words (CUDA's own
+    // scratch, the other hooks of the process): kept words leave that much free.
+    constexpr std::size_t spare_bytes = std::size_t{256} << 20;
+    if (options.keep_on_device)
+      kept_ = KeptOnGpu::make(tree, max_level, ordinal_, spare_bytes, options.kept_group_items);
   }
 
   ~MdmcGpuState() {  // no throws; the device buffers free themselves
@@ -359,9 +363,56 @@ class MdmcGpuState {
   bool global_bitmaps() const noexcept { return global_bitmaps_; }
   const DeviceTimes& times() const noexcept { return times_; }
 
-  // Batches of points, double buffered: batch b + 1 runs while the host inserts batch b.
+  bool keeps_words() const noexcept { return kept_ != nullptr; }
+
   void process(std::size_t begin, std::size_t end, HashCubePart& out) {
     gpu::ScopedDevice scope(ordinal_);
+    if (kept_) {
+      keep(begin, end, out);
+      return;
+    }
+    download(begin, end, out);
+  }
+
+ private:
+  // Batches of points into the kept words, back to back on the stream: no host round trip
+  // until the range ends.
+  void keep(std::size_t begin, std::size_t end, HashCubePart& out) {
+    if (kept_->failed())
+      throw Error(ErrorKind::unsupported, "mdmc-gpu: GPU " + std::to_string(ordinal_) +
+                                              " lost the words it kept when it failed earlier in this run");
+    if (out.kept() != kept_.get()) {
+      if (out.kept() != nullptr || attached_)
+        throw Error::internal("mdmc-gpu: one hook's kept words serve one HashCubePart");
+      out.keep(kept_);
+      attached_ = true;
+    }
+    try {
+      SEXTANT_CUDA_CHECK(cudaEventRecord(started_[0], stream_));
+      int slot = 0;
+      for (std::size_t first = begin; first < end; first += batch_, slot ^= 1) {
+        const std::size_t count = std::min(batch_, end - first);
+        launch(first, count, slot);
+        kept_->keep(out_[slot].data(), out_words_, first, count, stream_);
+      }
+      SEXTANT_CUDA_CHECK(cudaEventRecord(computed_[0], stream_));
+      SEXTANT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      DeviceTimes range;
+      range.kernels = elapsed(started_[0], computed_[0]);
+      times_ += range;
+      if (time_log_) time_log_->add(range);
+      kept_->finish(begin, end);
+    } catch (...) {
+      kept_->undo(begin, end, stream_);
+      throw;
+    }
+  }
+
+  // Batches of points, double buffered: batch b + 1 runs while the host inserts batch b.
+  void download(std::size_t begin, std::size_t end, HashCubePart& out) {
+    if (host_[0] == nullptr)
+      for (auto& h : host_)
+        SEXTANT_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&h), batch_ * out_words_ * sizeof(Word)));
     const auto ids = tree_->ids();
     std::size_t pending_begin = 0, pending_count = 0;
     int pending_slot = -1;
@@ -380,7 +431,12 @@ class MdmcGpuState {
     int slot = 0;
     for (std::size_t first = begin; first < end; first += batch_, slot ^= 1) {
       const std::size_t count = std::min(batch_, end - first);
+      SEXTANT_CUDA_CHECK(cudaEventRecord(started_[slot], stream_));
       launch(first, count, slot);
+      SEXTANT_CUDA_CHECK(cudaEventRecord(computed_[slot], stream_));
+      SEXTANT_CUDA_CHECK(cudaMemcpyAsync(host_[slot], out_[slot].data(), count * out_words_ * sizeof(Word),
+                                         cudaMemcpyDeviceToHost, stream_));
+      SEXTANT_CUDA_CHECK(cudaEventRecord(done_[slot], stream_));
       insert_pending();
       pending_begin = first;
       pending_count = count;
@@ -389,7 +445,7 @@ class MdmcGpuState {
     insert_pending();
   }
 
- private:
+  // The kernel for leaf positions [first, first + count) into out_[slot], on the stream.
   void launch(std::size_t first, std::size_t count, int slot) {
     KernelArgs a{};
     a.median = median_.data();
@@ -406,16 +462,11 @@ class MdmcGpuState {
     a.out = out_[slot].data();
     a.global_bitmaps = bitmaps_.data();
     const dim3 grid(static_cast<unsigned>(count));
-    SEXTANT_CUDA_CHECK(cudaEventRecord(started_[slot], stream_));
     if (global_bitmaps_)
       mdmc_kernel<false><<<grid, block_threads, 0, stream_>>>(a);
     else
       mdmc_kernel<true><<<grid, block_threads, shared_bytes_, stream_>>>(a);
     SEXTANT_CUDA_CHECK_LAUNCH();
-    SEXTANT_CUDA_CHECK(cudaEventRecord(computed_[slot], stream_));
-    SEXTANT_CUDA_CHECK(cudaMemcpyAsync(host_[slot], out_[slot].data(), count * out_words_ * sizeof(Word),
-                                       cudaMemcpyDeviceToHost, stream_));
-    SEXTANT_CUDA_CHECK(cudaEventRecord(done_[slot], stream_));
   }
 
   const QuadTree* tree_;
@@ -437,7 +488,9 @@ class MdmcGpuState {
   cudaEvent_t computed_[2] = {nullptr, nullptr};  // per slot: kernel done
   DeviceTimes times_;
   std::shared_ptr<gpu::DeviceTimeLog> time_log_;
-  Word* host_[2] = {nullptr, nullptr};
+  Word* host_[2] = {nullptr, nullptr};  // page-locked, made by the first download()
+  std::shared_ptr<KeptOnGpu> kept_;     // null: every batch is downloaded and inserted
+  bool attached_ = false;               // kept_ handed to a part
 };
 
 }  // namespace detail
@@ -466,6 +519,10 @@ void MdmcGpu::process(const MdmcTasks<MdmcShared>& tasks, HashCubePart& out) {
 
 bool MdmcGpu::used_global_bitmaps() const noexcept {
   return state_ && state_->global_bitmaps();
+}
+
+bool MdmcGpu::kept_words() const noexcept {
+  return state_ && state_->keeps_words();
 }
 
 }  // namespace sextant::skycube

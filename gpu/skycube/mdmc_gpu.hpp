@@ -6,7 +6,8 @@
 // exceed the device's opt-in shared memory). A strided scan over all leaves' path labels is the
 // filter; a second strided scan picks, per warp and by ballot, the leaves that can still add
 // something and tests them warp-cooperatively (lane j compares column j). The block then closes
-// the strict bitmap downwards and the "dominated" words go back to the host in batches.
+// the strict bitmap downwards; the "dominated" words stay on the device until the HashCube is
+// assembled (mdmc_gpu_kept.cuh) or, where it lacks the room, go back to the host in batches.
 //
 // The device state (the tree's flat arrays, bitmap and output buffers, pinned staging, a stream)
 // is created on the first process() of a run and reused by every later call with the same tree.
@@ -34,6 +35,13 @@ struct MdmcGpuOptions {
   // Host threads that append a batch's bitmaps to the HashCube part while the next batch runs
   // (an OpenMP team of the worker's cores): at d = 16 one thread cannot keep up.
   int insert_threads = 1;
+  // Keeps the points' words in device memory until HashCube::from_parts sorts them there, when the
+  // device has room (kept_words.hpp); otherwise, or when false, each batch is downloaded and
+  // inserted on the host.
+  bool keep_on_device = true;
+  // Words per group of the kept words' sort; 0 = policy::Gpu::KeptWords::group_items (tests cut
+  // groups of one word position).
+  std::size_t kept_group_items = 0;
   // Where the hook adds its device time (tree upload, kernels, bitmap downloads); optional.
   std::shared_ptr<gpu::DeviceTimeLog> time_log;
 };
@@ -65,6 +73,8 @@ class MdmcGpu {
 
   // Whether the last process() kept the bitmaps in global memory (the tiled fallback).
   bool used_global_bitmaps() const noexcept;
+  // Whether this run's words stay on the device (keep_on_device, and the device had room).
+  bool kept_words() const noexcept;
 
  private:
   MdmcGpuOptions options_;

@@ -5,6 +5,7 @@ target_sources(sextant_gpu PRIVATE
   skycube/cuboid_gpu.cu
   skycube/extended_skyline_gpu.cu
   skycube/mdmc_gpu.cu
+  skycube/mdmc_gpu_kept.cu
   skycube/mdmc_gpu_insert.cpp
   skycube/quad_tree_gpu.cu
   skycube/mdmc_skycube_gpu.cu

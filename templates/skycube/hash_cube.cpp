@@ -105,6 +105,40 @@ class SeenIds {
   std::vector<std::uint64_t> bits_;
 };
 
+// z = the union of word indexes x and y over disjoint ids: keys ascending, a key in both takes
+// both id lists merged.
+template <class Index>
+void merge_indexes(const Index& x, const Index& y, Index& z) {
+  z.keys.clear();
+  z.ids.clear();
+  z.offsets.assign(1, 0);
+  z.keys.reserve(x.keys.size() + y.keys.size());
+  z.ids.reserve(x.ids.size() + y.ids.size());
+  const auto append = [&z](Word key, const Index& from, std::size_t k) {
+    z.keys.push_back(key);
+    z.ids.insert(z.ids.end(), from.ids.begin() + from.offsets[k], from.ids.begin() + from.offsets[k + 1]);
+    z.offsets.push_back(static_cast<std::uint32_t>(z.ids.size()));
+  };
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < x.keys.size() || j < y.keys.size()) {
+    if (j == y.keys.size() || (i < x.keys.size() && x.keys[i] < y.keys[j])) {
+      append(x.keys[i], x, i);
+      ++i;
+    } else if (i == x.keys.size() || y.keys[j] < x.keys[i]) {
+      append(y.keys[j], y, j);
+      ++j;
+    } else {  // same key in both: merge the two ascending id lists
+      z.keys.push_back(x.keys[i]);
+      std::merge(x.ids.begin() + x.offsets[i], x.ids.begin() + x.offsets[i + 1], y.ids.begin() + y.offsets[j],
+                 y.ids.begin() + y.offsets[j + 1], std::back_inserter(z.ids));
+      z.offsets.push_back(static_cast<std::uint32_t>(z.ids.size()));
+      ++i;
+      ++j;
+    }
+  }
+}
+
 // ---- little-endian binary I/O, independent of the host's byte order ----------------------
 
 void put_u32(std::ostream& out, std::uint32_t v) {
@@ -118,7 +152,8 @@ void put_u64(std::ostream& out, std::uint64_t v) {
   put_u32(out, static_cast<std::uint32_t>(v >> 32));
 }
 
-void put_u32_array(std::ostream& out, const std::vector<std::uint32_t>& values) {
+template <class Values>
+void put_u32_array(std::ostream& out, const Values& values) {
   constexpr std::size_t chunk = 4096;
   std::array<char, chunk * 4> buffer{};
   for (std::size_t start = 0; start < values.size(); start += chunk) {
@@ -153,7 +188,8 @@ class Reader {
     return lo | (std::uint64_t{u32(what)} << 32);
   }
   // Reads in chunks so that a corrupt count runs into end-of-file before it allocates much.
-  void u32_array(std::vector<std::uint32_t>& out, std::uint64_t count, std::string_view what) {
+  template <class Values>
+  void u32_array(Values& out, std::uint64_t count, std::string_view what) {
     constexpr std::size_t chunk = 1 << 16;
     out.clear();
     while (out.size() < count) {
@@ -466,10 +502,55 @@ class HashCube::WordAssembler {
   std::vector<std::uint64_t> scratch_;
 };
 
+// Kept words go straight into the cube's word indexes: the collector writes a word's ids where
+// word() says, so nothing is copied twice.
+class HashCube::KeptSink final : public KeptWordsSink {
+ public:
+  explicit KeptSink(HashCube& cube) : cube_(cube), written_(cube.words_.size()) {}
+
+  std::span<PointId> word(std::size_t position, std::span<const Word> keys,
+                          std::span<const std::uint32_t> counts) override {
+    if (position >= cube_.words_.size() || keys.size() != counts.size() ||
+        written_[position].exchange(true, std::memory_order_relaxed))
+      throw Error::internal("HashCube::from_parts: kept words for word position " + std::to_string(position) +
+                            " of " + std::to_string(cube_.words_.size()) + " given twice or malformed");
+    const Word invalid = ~valid_bits(cube_.d_, cube_.max_level_, position);
+    WordIndex& index = cube_.words_[position];
+    index.keys.assign(keys.begin(), keys.end());
+    index.offsets.resize(keys.size() + 1);
+    index.offsets[0] = 0;
+    std::size_t total = 0;
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      if ((k > 0 && keys[k] <= keys[k - 1]) || keys[k] == all_ones || (keys[k] & invalid) != invalid ||
+          counts[k] == 0)
+        throw Error::internal("HashCube::from_parts: kept words for word position " +
+                              std::to_string(position) +
+                              " have keys out of order, an all-ones key, a missing bit or an empty key");
+      total += counts[k];
+      index.offsets[k + 1] = static_cast<std::uint32_t>(total);
+    }
+    if (total > cube_.n_)
+      throw Error::internal("HashCube::from_parts: " + std::to_string(total) + " kept ids at word position " +
+                            std::to_string(position) + " for " + std::to_string(cube_.n_) + " points");
+    index.ids.resize(total);
+    return index.ids;
+  }
+
+  bool written(std::size_t position) const noexcept {
+    return written_[position].load(std::memory_order_relaxed);
+  }
+
+ private:
+  HashCube& cube_;
+  std::vector<std::atomic<bool>> written_;
+};
+
 HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::vector<HashCubePart> parts,
                               TeamRef team) {
   HashCube cube(d, n_points, max_level);
+  std::vector<KeptWords*> kept;
   for (const HashCubePart& part : parts) {
+    if (part.kept_) kept.push_back(part.kept_.get());
     if (part.d_ == 0 && part.words_.empty()) continue;  // default-constructed: holds nothing
     if (part.d_ != d || part.max_level_ != max_level)
       throw Error(ErrorKind::bad_argument, "HashCube::from_parts: a part has d = " + std::to_string(part.d_) +
@@ -478,19 +559,53 @@ HashCube HashCube::from_parts(int d, std::size_t n_points, int max_level, std::v
                                                ", max_level = " + std::to_string(max_level));
   }
 
+  KeptSink sink(cube);
+  if (!kept.empty()) {
+    std::sort(kept.begin(), kept.end());
+    kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+    for (KeptWords* k : kept)
+      if (!k->intact())
+        throw Error::internal(
+            "HashCube::from_parts: a part's kept words were lost with their device "
+            "and not computed again");
+    kept.front()->collect(kept, sink, team);
+  }
+
   // Word positions are independent: each thread takes the next one, with its own buffers and
-  // duplicate marks. The result does not depend on the thread count.
+  // duplicate marks. The result does not depend on the thread count. A position that also has
+  // kept words merges the two indexes.
   const std::size_t word_count = cube.words_.size();
   const std::size_t workers =
       std::min<std::size_t>(word_count, static_cast<std::size_t>(std::max(team.workers(), 1)));
   std::atomic<std::size_t> next{0};
   const auto work = [&](std::size_t) {
     WordAssembler assembler(n_points);
+    WordIndex from_pairs;
+    WordIndex both;
+    SeenIds seen(n_points);
     for (std::size_t w; (w = next.fetch_add(1)) < word_count;) {
       std::vector<std::span<const HashCubePart::Entry>> sources;
+      bool any = false;
       for (const HashCubePart& part : parts)
-        if (!part.words_.empty()) sources.push_back(part.words_[w].span());
-      assembler.assemble(sources, ~valid_bits(d, max_level, w), cube.words_[w]);
+        if (!part.words_.empty()) {
+          sources.push_back(part.words_[w].span());
+          any = any || !sources.back().empty();
+        }
+      if (!sink.written(w)) {
+        assembler.assemble(sources, ~valid_bits(d, max_level, w), cube.words_[w]);
+      } else if (any) {
+        from_pairs = WordIndex{{}, {0}, {}};
+        assembler.assemble(sources, ~valid_bits(d, max_level, w), from_pairs);
+        WordIndex& index = cube.words_[w];
+        for (const PointId id : index.ids) seen.mark(id);
+        for (const PointId id : from_pairs.ids)
+          if (seen.marked(id))
+            throw Error(ErrorKind::bad_argument, "HashCube::from_parts: point id " + std::to_string(id) +
+                                                     " is both kept by a device and in a part");
+        for (const PointId id : index.ids) seen.unmark(id);
+        merge_indexes(index, from_pairs, both);
+        std::swap(index, both);
+      }
       for (HashCubePart& part : parts)
         if (!part.words_.empty()) part.words_[w].release();  // lowers the peak memory
     }
@@ -688,31 +803,7 @@ HashCube HashCube::merge(const HashCube& a, const HashCube& b) {
         throw Error(ErrorKind::bad_argument, "HashCube::merge: point id " + std::to_string(id) +
                                                  " is stored in both cubes (their ids must be disjoint)");
 
-    z.keys.reserve(x.keys.size() + y.keys.size());
-    z.ids.reserve(x.ids.size() + y.ids.size());
-    const auto append = [&z](Word key, const WordIndex& from, std::size_t k) {
-      z.keys.push_back(key);
-      z.ids.insert(z.ids.end(), from.ids.begin() + from.offsets[k], from.ids.begin() + from.offsets[k + 1]);
-      z.offsets.push_back(static_cast<std::uint32_t>(z.ids.size()));
-    };
-    std::size_t i = 0;
-    std::size_t j = 0;
-    while (i < x.keys.size() || j < y.keys.size()) {
-      if (j == y.keys.size() || (i < x.keys.size() && x.keys[i] < y.keys[j])) {
-        append(x.keys[i], x, i);
-        ++i;
-      } else if (i == x.keys.size() || y.keys[j] < x.keys[i]) {
-        append(y.keys[j], y, j);
-        ++j;
-      } else {  // same key in both: merge the two ascending id lists
-        z.keys.push_back(x.keys[i]);
-        std::merge(x.ids.begin() + x.offsets[i], x.ids.begin() + x.offsets[i + 1],
-                   y.ids.begin() + y.offsets[j], y.ids.begin() + y.offsets[j + 1], std::back_inserter(z.ids));
-        z.offsets.push_back(static_cast<std::uint32_t>(z.ids.size()));
-        ++i;
-        ++j;
-      }
-    }
+    merge_indexes(x, y, z);
   }
   return out;
 }

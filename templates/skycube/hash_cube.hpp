@@ -8,23 +8,25 @@
 // the cube's max_level (a partial skycube) are always 1, so they cost nothing.
 //
 // Layout per word position: sorted keys, CSR offsets and ascending ids; no std::map.
-// Devices fill HashCubeParts concurrently and merge them once at the end.
+// Devices fill HashCubeParts concurrently and merge them once at the end; a device may keep its
+// part's words itself until then (kept_words.hpp).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/append_buffer.hpp"
+#include "core/column_vector.hpp"
 #include "core/subspace.hpp"
 #include "core/task_team.hpp"
+#include "templates/skycube/kept_words.hpp"
 
 namespace sextant::skycube {
-
-using Word = std::uint32_t;
 
 // Number of 32-bit words for a cube over d columns.
 constexpr std::size_t words_for(int d) noexcept {
@@ -60,10 +62,24 @@ class HashCubePart {
 
   // Removes the entries of every id for which drop(id) holds: undoes the inserts of a task that
   // failed part-way, before it runs again elsewhere (ids must stay distinct across parts).
+  // (Words kept elsewhere are the keeper's to undo: kept_words.hpp.)
   template <class Drop>
   void erase_if(Drop&& drop) {
     for (auto& entries : words_) entries.erase_if([&](const Entry& e) { return drop(e.id); });
   }
+
+  // Calls f(position, key, id) for every pair it holds, position by position (keys as stored:
+  // the bits of missing or uncomputed subspaces set).
+  template <class F>
+  void for_each_entry(F&& f) const {
+    for (std::size_t w = 0; w < words_.size(); ++w)
+      for (const Entry& e : words_[w].span()) f(w, e.key, e.id);
+  }
+
+  // The words a device keeps for this part (at most one keeper; nullptr drops it); from_parts
+  // collects them.
+  void keep(std::shared_ptr<KeptWords> kept) noexcept { kept_ = std::move(kept); }
+  KeptWords* kept() const noexcept { return kept_.get(); }
 
   int dims() const noexcept { return d_; }
   int max_level() const noexcept { return max_level_; }
@@ -78,6 +94,7 @@ class HashCubePart {
   int max_level_ = 0;
   std::vector<Word> valid_;                 // valid_bits per word position, computed once
   std::vector<AppendBuffer<Entry>> words_;  // per word position; all-ones words are not kept
+  std::shared_ptr<KeptWords> kept_;
 };
 
 class HashCube {
@@ -86,7 +103,8 @@ class HashCube {
   // An empty cube: every point dominated everywhere.
   HashCube(int d, std::size_t n_points, int max_level);
   // Builds the query structure from parts (ids must be distinct across parts), word positions
-  // split over the workers of `team`; the result is the same for any team.
+  // split over the workers of `team`; the result is the same for any team. The parts' kept words
+  // are collected first (their keepers must be intact).
   static HashCube from_parts(int d, std::size_t n_points, int max_level, std::vector<HashCubePart> parts,
                              TeamRef team = {});
 
@@ -124,10 +142,11 @@ class HashCube {
   struct WordIndex {
     std::vector<Word> keys;              // ascending
     std::vector<std::uint32_t> offsets;  // keys.size() + 1 entries into ids
-    std::vector<PointId> ids;            // ascending within a key
+    ColumnVector<PointId> ids;           // ascending within a key; sized, then written
     friend bool operator==(const WordIndex&, const WordIndex&) = default;
   };
-  class WordAssembler;  // one word position's index from the parts' entries (hash_cube.cpp)
+  class WordAssembler;                // one word position's index from the parts' entries (hash_cube.cpp)
+  class KeptSink;                     // kept words written into the cube (hash_cube.cpp)
   void check_subspace(Mask m) const;  // throws Error unless computed(m)
 
   int d_ = 0;

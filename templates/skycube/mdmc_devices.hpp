@@ -8,7 +8,8 @@
 // range starts.
 //
 // A chunk that throws part-way is undone in its worker's part before the team re-runs it on
-// another device, so the cube holds every point exactly once whatever failed.
+// another device, so the cube holds every point exactly once whatever failed. A device that kept
+// its words (kept_words.hpp) and then failed loses all it had done: those ranges run again.
 #pragma once
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "core/dataset.hpp"
+#include "core/error.hpp"
 #include "core/task_team.hpp"
 #include "templates/skycube/hash_cube.hpp"
 #include "templates/skycube/hooks.hpp"
@@ -51,6 +53,32 @@ auto mdmc_chunk(Hooks& hooks, const MdmcShared& shared, std::vector<HashCubePart
   };
 }
 
+// The leaf ranges of the parts whose kept words were lost with their device (the parts let go of
+// them), ascending.
+std::vector<KeptWords::LeafRange> take_lost(std::vector<HashCubePart>& parts);
+
+// Leaf ranges laid end to end as one range [0, size()): a chunk [begin, end) of it is the pieces
+// of the ranges it covers.
+class JoinedRanges {
+ public:
+  explicit JoinedRanges(std::vector<KeptWords::LeafRange> ranges);
+  std::size_t size() const noexcept { return starts_.back(); }
+  template <class Chunk>
+  void for_each_piece(std::size_t begin, std::size_t end, Chunk&& chunk) const {
+    auto at = std::upper_bound(starts_.begin(), starts_.end(), begin) - 1;
+    for (auto r = static_cast<std::size_t>(at - starts_.begin()); begin < end; ++r) {
+      const std::size_t take = std::min(end, starts_[r + 1]) - begin;
+      const std::size_t leaf = ranges_[r].first + (begin - starts_[r]);
+      chunk(leaf, leaf + take);
+      begin += take;
+    }
+  }
+
+ private:
+  std::vector<KeptWords::LeafRange> ranges_;
+  std::vector<std::size_t> starts_;  // ranges_.size() + 1 prefix sums of the lengths
+};
+
 }  // namespace detail
 
 // The (partial) skycube of `data` up to level max_level (1 .. d) on every worker of `team`, with
@@ -70,6 +98,21 @@ SkycubeResult mdmc_on_devices(const Dataset& data, int max_level, Extended& exte
     });
     team.run_variants(shared.tree.size(), std::span<const TeamVariant>(variants), std::string_view("mdmc"),
                       Grain::range);
+    // Each round loses devices for good (a device that lost its words takes no more), so the
+    // rounds end; more than one per worker would be a bug.
+    int rounds = 0;
+    for (std::vector<KeptWords::LeafRange> lost; !(lost = detail::take_lost(parts)).empty();) {
+      if (++rounds > workers) throw Error::internal("mdmc_on_devices: kept words lost in every round");
+      const detail::JoinedRanges again(std::move(lost));
+      const std::vector<TeamVariant> rerun = hooks.variants([&](auto& made) {
+        return [&again, chunk = detail::mdmc_chunk(made, shared, parts)](std::size_t begin, std::size_t end,
+                                                                         int worker) {
+          again.for_each_piece(begin, end, [&](std::size_t b, std::size_t e) { chunk(b, e, worker); });
+        };
+      });
+      team.run_variants(again.size(), std::span<const TeamVariant>(rerun), std::string_view("mdmc"),
+                        Grain::range);
+    }
     return parts;
   });
 }

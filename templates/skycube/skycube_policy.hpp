@@ -125,6 +125,21 @@ struct Gpu {
   // entries per shared tile, and the points per chunk of the candidate list.
   static constexpr int skyline_block_threads = 256;
   static constexpr std::size_t skyline_chunk_points = 8192;
+
+  // MDMC's words kept in device memory (gpu/skycube/mdmc_gpu_kept.cuh).
+  struct KeptWords {
+    // Words per group of word positions (points x positions): the sort's buffers hold one group.
+    static constexpr std::size_t group_items = std::size_t{1} << 24;
+    // At most this many word positions a group, so that several GPUs share even small cubes.
+    static constexpr std::size_t max_group_width = 32;
+    // More points than this (a group of one position) are not kept: CUB counts items in int.
+    static constexpr std::size_t max_group_items = std::size_t{1} << 30;
+    // The hook keeps its words only if they and the sort's buffers take at most this share of
+    // the device's free memory.
+    static constexpr double device_share = 0.8;
+    // Each host worker's page-locked slot for the ids on their way into the cube.
+    static constexpr std::size_t slot_bytes = std::size_t{1} << 20;
+  };
 };
 
 }  // namespace sextant::skycube::policy

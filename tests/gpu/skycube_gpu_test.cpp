@@ -22,12 +22,14 @@
 #include "core/stopwatch.hpp"
 #include "core/task_team.hpp"
 #include "cpu/skycube/extended_skyline_cpu.hpp"
+#include "cpu/skycube/mdmc_cpu.hpp"
 #include "cpu/skycube/reference_skycube.hpp"
 #include "datagen/skyline_generator.hpp"
 #include "gpu_test_support.hpp"
 #include "support/cpu_entries.hpp"
 #include "support/nba.hpp"
 #include "support/quad_tree_conformance.hpp"
+#include "support/thread_team.hpp"
 #include "templates/skycube/mdmc.hpp"
 #include "templates/skycube/quad_tree.hpp"
 #include "templates/skycube/skycube_options.hpp"
@@ -40,8 +42,8 @@
 #include "gpu/skycube/extended_skyline_gpu.hpp"
 #include "gpu/skycube/lattice_skycube_gpu.hpp"
 #include "gpu/skycube/mdmc_gpu.hpp"
-#include "gpu/skycube/quad_tree_gpu.hpp"
 #include "gpu/skycube/mdmc_skycube_gpu.hpp"
+#include "gpu/skycube/quad_tree_gpu.hpp"
 #endif
 
 namespace sextant::skycube {
@@ -69,6 +71,21 @@ MdmcGpuOptions global_bitmaps(std::size_t batch_points = 0) {
   return o;
 }
 
+// Every batch downloaded and inserted on the host, as where the device lacks room for kept words.
+MdmcGpuOptions downloaded() {
+  MdmcGpuOptions o;
+  o.keep_on_device = false;
+  return o;
+}
+
+// Kept words sorted one word position at a time (many groups, uneven last ones), in batches of 5.
+MdmcGpuOptions small_groups() {
+  MdmcGpuOptions o;
+  o.kept_group_items = 1;
+  o.batch_points = 5;
+  return o;
+}
+
 HashCube run_cpu(const Dataset& data, int max_level) {
   SkycubeOptions options;
   options.max_level = max_level;
@@ -88,6 +105,20 @@ TEST(SkycubeGpu, ConformanceGlobalBitmaps) {
   SEXTANT_REQUIRE_GPUS(1);
 #if SEXTANT_HAS_CUDA
   testing::run_conformance(gpu_runner("mdmc-gpu global bitmaps", global_bitmaps()), {1});
+#endif
+}
+
+TEST(SkycubeGpu, ConformanceDownloaded) {
+  SEXTANT_REQUIRE_GPUS(1);
+#if SEXTANT_HAS_CUDA
+  testing::run_conformance(gpu_runner("mdmc-gpu downloaded", downloaded()), {1});
+#endif
+}
+
+TEST(SkycubeGpu, ConformanceKeptInSmallGroups) {
+  SEXTANT_REQUIRE_GPUS(1);
+#if SEXTANT_HAS_CUDA
+  testing::run_conformance(gpu_runner("mdmc-gpu kept, groups of one position", small_groups()), {1});
 #endif
 }
 
@@ -161,26 +192,82 @@ TEST(SkycubeGpu, QuadTreeBuilderConformance) {
 #endif
 }
 
-// The hook directly: it reports which bitmaps it used.
+// The hook directly: it reports which bitmaps it used, and whether it kept its words (the default
+// on a device with room). Two calls into one part, kept or downloaded.
 TEST(SkycubeGpu, HookReportsBitmapPlacement) {
   SEXTANT_REQUIRE_GPUS(1);
 #if SEXTANT_HAS_CUDA
   const Dataset data = testing::random_dataset(200, 8, 0, 8);
-  for (bool forced : {false, true}) {
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool forced = variant % 2 == 1;
+    const bool keep = variant < 2;
+    SCOPED_TRACE("global=" + std::to_string(forced) + " keep=" + std::to_string(keep));
     MdmcGpuOptions o;
     o.force_global_bitmaps = forced;
+    o.keep_on_device = keep;
     cpu::ExtendedSkylineCpu extended{1};
     const auto skyline = extended.extended_skyline(data);
     const QuadTree tree(data, skyline);
     const MdmcShared shared{tree, 8};
     MdmcGpu hook(o);
     HashCubePart part(8, 8);
-    hook.process({shared, 0, tree.size()}, part);
+    const std::size_t half = tree.size() / 2;
+    hook.process({shared, 0, half}, part);
+    hook.process({shared, half, tree.size()}, part);
     EXPECT_EQ(hook.used_global_bitmaps(), forced);
+    EXPECT_EQ(hook.kept_words(), keep);
+    EXPECT_EQ(part.kept() != nullptr, keep);
     std::vector<HashCubePart> parts;
     parts.push_back(std::move(part));
     testing::expect_same_skycube(HashCube::from_parts(8, data.size(), 8, std::move(parts)),
                                  reference_skycube(data));
+  }
+#endif
+}
+
+// Two hooks on one GPU stand for two GPUs (a peer copy is then a copy within the device): each
+// keeps the words of every other chunk of leaves, a CPU hook inserts a third of the chunks, and
+// from_parts deals the groups of word positions out between the two keepers (the AND of the
+// other's rows, a sort on each, the copies into the cube), merged with the CPU's part; in groups of
+// one word position and in the default ones, full and partial cubes.
+TEST(SkycubeGpu, KeptWordsOfSeveralHooksMakeOneCube) {
+  SEXTANT_REQUIRE_GPUS(1);
+#if SEXTANT_HAS_CUDA
+  struct Case {
+    Dataset data;
+    int max_level;
+  };
+  std::vector<Case> cases;
+  cases.push_back({testing::random_dataset(900, 9, 3, 91, 20), 9});
+  cases.push_back({testing::random_dataset(900, 9, 3, 92, 20), 4});
+  cases.push_back({testing::generate_dataset(datagen::Distribution::anticorrelated, 2500, 12, 93), 12});
+  for (const Case& c : cases) {
+    const int d = c.data.dims();
+    const HashCube expected = d <= 9 ? reference_skycube(c.data, c.max_level) : run_cpu(c.data, c.max_level);
+    cpu::ExtendedSkylineCpu extended{2};
+    const QuadTree tree(c.data, extended.extended_skyline(c.data));
+    const MdmcShared shared{tree, c.max_level};
+    for (const std::size_t group_items : {std::size_t{1}, std::size_t{0}}) {
+      SCOPED_TRACE("d=" + std::to_string(d) + " max_level=" + std::to_string(c.max_level) +
+                   " group items=" + std::to_string(group_items));
+      MdmcGpuOptions o;
+      o.kept_group_items = group_items;
+      MdmcGpu first(o);
+      MdmcGpu second(o);
+      MdmcCpu cores;
+      std::vector<HashCubePart> parts(3, HashCubePart(d, c.max_level));
+      constexpr std::size_t chunk = 97;
+      for (std::size_t begin = 0, k = 0; begin < tree.size(); begin += chunk, ++k) {
+        const MdmcTasks<MdmcShared> range{shared, begin, std::min(tree.size(), begin + chunk)};
+        if (k % 3 == 0) first.process(range, parts[0]);
+        if (k % 3 == 1) second.process(range, parts[1]);
+        if (k % 3 == 2) cores.process(range, parts[2]);
+      }
+      ASSERT_TRUE(first.kept_words() && second.kept_words());
+      testing::ThreadTeam team(4);
+      testing::expect_same_skycube(
+          HashCube::from_parts(d, c.data.size(), c.max_level, std::move(parts), team), expected);
+    }
   }
 #endif
 }
@@ -248,8 +335,9 @@ TEST(SkycubeGpu, SmallSanitizerRun) {
 #if SEXTANT_HAS_CUDA
   for (int d : {2, 6, 9}) {
     const Dataset data = testing::random_dataset(150, d, 4, 70 + static_cast<std::uint64_t>(d), 20);
-    for (const MdmcGpuOptions& o : {MdmcGpuOptions{}, global_bitmaps(16)}) {
-      SCOPED_TRACE("d=" + std::to_string(d) + " global=" + std::to_string(o.force_global_bitmaps));
+    for (const MdmcGpuOptions& o : {MdmcGpuOptions{}, global_bitmaps(16), downloaded(), small_groups()}) {
+      SCOPED_TRACE("d=" + std::to_string(d) + " global=" + std::to_string(o.force_global_bitmaps) + " kept=" +
+                   std::to_string(o.keep_on_device) + " group items=" + std::to_string(o.kept_group_items));
       testing::expect_same_skycube(run_gpu(data, d, o), reference_skycube(data));
     }
     cpu::ExtendedSkylineCpu cpu_hook{1};

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -25,6 +26,7 @@
 #include "scheduler/scheduler.hpp"
 #include "scheduler/statistics.hpp"
 #include "scheduler/team.hpp"
+#include "support/host_kept_words.hpp"
 #include "templates/skycube/mdmc_devices.hpp"
 #include "testing/skycube_conformance.hpp"
 
@@ -379,6 +381,71 @@ TEST(SkycubeOnDevices, HookSetupFailureRetiresOnlyThatWorker) {
     EXPECT_NE(f.message.find("out of device memory"), std::string::npos);
   }
   EXPECT_EQ(stats.workers[3].items, 0u);
+}
+
+// A hook that keeps its words (kept_words.hpp) as the GPU hook does. With `armed`, the first hook
+// to reach its third chunk fails there and loses what it kept: the ranges of its first two chunks
+// are then in no part, and the template must run them again.
+class KeepsWords {
+ public:
+  static constexpr std::string_view name = "keeps-words";
+  static constexpr DeviceKind device_kind = DeviceKind::cpu;
+
+  KeepsWords(bool keeps, std::atomic<int>* armed)
+      : keeps_(keeps), armed_(armed), kept_(std::make_shared<testing::HostKeptWords>()) {}
+
+  void process(const MdmcTasks<MdmcShared>& tasks, HashCubePart& out) {
+    if (!keeps_) {
+      inner_.process(tasks, out);
+      return;
+    }
+    if (!kept_->intact()) throw std::runtime_error("device lost earlier in the run");
+    if (out.kept() == nullptr) out.keep(kept_);
+    if (++chunks_ == 3 && armed_ != nullptr && armed_->fetch_sub(1) > 0) {
+      kept_->lose();
+      throw std::runtime_error("device lost, with the words it kept");
+    }
+    HashCubePart scratch(tasks.shared.tree.dims(), tasks.shared.max_level);
+    inner_.process(tasks, scratch);
+    kept_->take(scratch, {tasks.begin, tasks.end});
+  }
+
+ private:
+  bool keeps_;
+  std::atomic<int>* armed_;
+  std::shared_ptr<testing::HostKeptWords> kept_;
+  int chunks_ = 0;
+  MdmcCpu inner_;
+};
+
+SkycubeResult mdmc_keeping(const Dataset& data, int max_level, scheduler::Scheduler& s,
+                           const std::function<KeepsWords(int)>& make) {
+  scheduler::SchedulerTeam team(s, scheduler::TeamMode::all_workers, scheduler::FailureMode::retry_elsewhere);
+  scheduler::HostTeam host(s);
+  cpu::ExtendedSkylineCpu extended{2};
+  cpu::QuadTreeCpu tree{2};
+  return mdmc_on_devices(data, max_level, extended, tree, team, host, Offer{make, true});
+}
+
+TEST(SkycubeOnDevices, KeptWordsJoinTheOtherWorkersParts) {
+  const Dataset data = anticorrelated(6000, 7, 18);
+  scheduler::Scheduler s(scheduler::synthetic_topology(two_nodes));
+  const SkycubeResult r =
+      mdmc_keeping(data, 5, s, [](int worker) { return KeepsWords(worker % 2 == 0, nullptr); });
+  testing::expect_same_skycube(r.cube, reference_skycube(data, 5));
+  EXPECT_TRUE(s.statistics().failures.empty());
+}
+
+TEST(SkycubeOnDevices, WhatAFailedDeviceKeptRunsAgainElsewhere) {
+  const Dataset data = anticorrelated(8000, 8, 19);  // many chunks per worker
+  scheduler::Scheduler s(scheduler::synthetic_topology(two_nodes));
+  std::atomic<int> armed{1};
+  const SkycubeResult r = mdmc_keeping(data, 8, s, [&armed](int) { return KeepsWords(true, &armed); });
+  testing::expect_same_skycube(r.cube, reference_skycube(data, 8));
+  EXPECT_LE(armed.load(), 0) << "no hook reached its third chunk: the test lost nothing";
+  const scheduler::Statistics stats = s.statistics();
+  ASSERT_FALSE(stats.failures.empty());
+  EXPECT_NE(stats.failures[0].message.find("with the words it kept"), std::string::npos);
 }
 
 }  // namespace

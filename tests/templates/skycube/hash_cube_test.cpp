@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
+#include "support/host_kept_words.hpp"
 #include "support/thread_team.hpp"
 #include "testing/random_data.hpp"
 
@@ -409,6 +411,82 @@ TEST(HashCube, ThreadCountDoesNotChangeTheCube) {
   parts[1].insert(11, bitmaps[11]);  // id 11 already lives in parts[2]
   testing::ThreadTeam four(4);
   EXPECT_THROW(HashCube::from_parts(d, bitmaps.size(), d, std::move(parts), four), Error);
+}
+
+// Kept words (kept_words.hpp): two keepers and the parts' pairs, sharing word positions and even
+// a part, make the cube that one part of every point makes.
+TEST(HashCube, KeptWordsAndPartsMakeOneCube) {
+  struct Shape {
+    int d;
+    int max_level;
+  };
+  for (const Shape shape : {Shape{3, 3}, Shape{6, 2}, Shape{9, 9}, Shape{12, 4}}) {
+    const int d = shape.d;
+    const int max_level = shape.max_level;
+    const Bitmaps bitmaps = random_bitmaps(700, d, 40 + static_cast<std::uint64_t>(d));
+    const HashCube expected = build(d, max_level, bitmaps);
+    const auto parts_of = [&] {
+      auto a = std::make_shared<testing::HostKeptWords>();
+      auto b = std::make_shared<testing::HostKeptWords>();
+      HashCubePart kept_a(d, max_level);
+      HashCubePart kept_b(d, max_level);
+      std::vector<HashCubePart> parts(3, HashCubePart(d, max_level));
+      for (std::size_t i = 0; i < bitmaps.size(); ++i) {
+        const auto id = static_cast<PointId>(i);
+        switch (i % 4) {
+          case 0:
+            kept_a.insert(id, bitmaps[i]);
+            break;
+          case 1:
+            kept_b.insert(id, bitmaps[i]);
+            break;
+          case 2:
+            parts[0].insert(id, bitmaps[i]);
+            break;  // beside a's kept words
+          default:
+            parts[2].insert(id, bitmaps[i]);
+            break;
+        }
+      }
+      a->take(kept_a, {0, 1});
+      b->take(kept_b, {1, 2});
+      parts[0].keep(a);
+      parts[1].keep(b);
+      return parts;
+    };
+    EXPECT_EQ(HashCube::from_parts(d, bitmaps.size(), max_level, parts_of()), expected) << "d = " << d;
+    testing::ThreadTeam team(3);
+    EXPECT_EQ(HashCube::from_parts(d, bitmaps.size(), max_level, parts_of(), team), expected) << "d = " << d;
+  }
+}
+
+TEST(HashCube, KeptWordsThatOverlapThePartsOrWereLostAreErrors) {
+  const std::vector<Word> bits = {0x0u};
+  {
+    auto kept = std::make_shared<testing::HostKeptWords>();
+    kept->add(0, 0x0u | ~valid_bits(3, 3, 0), 1);
+    std::vector<HashCubePart> parts(2, HashCubePart(3, 3));
+    parts[0].keep(kept);
+    parts[1].insert(1, bits);  // id 1 is kept too
+    const std::string message = error_message([&] { HashCube::from_parts(3, 4, 3, parts); });
+    EXPECT_NE(message.find("point id 1 is both kept"), std::string::npos) << message;
+  }
+  {
+    auto kept = std::make_shared<testing::HostKeptWords>();
+    kept->add(0, 0x3u | ~valid_bits(3, 3, 0), 2);
+    kept->lose();
+    std::vector<HashCubePart> parts(1, HashCubePart(3, 3));
+    parts[0].keep(kept);
+    const std::string message = error_message([&] { HashCube::from_parts(3, 4, 3, parts); });
+    EXPECT_NE(message.find("lost"), std::string::npos) << message;
+  }
+  {
+    auto kept = std::make_shared<testing::HostKeptWords>();
+    kept->add(0, 0x3u, 2);  // the bits of subspaces beyond 2^3 - 1 left clear
+    std::vector<HashCubePart> parts(1, HashCubePart(3, 3));
+    parts[0].keep(kept);
+    EXPECT_THROW(HashCube::from_parts(3, 4, 3, parts), Error);
+  }
 }
 
 void expect_load_error(const std::string& bytes, const std::string& needle, const std::string& what) {

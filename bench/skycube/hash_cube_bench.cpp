@@ -4,8 +4,12 @@
 // a median of about 3 000 distinct keys a word); ids come in random order, as from a GPU's part.
 // Arguments: points, parts, threads, keys. Memory: about 12 bytes per entry (parts and cube).
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -82,6 +86,58 @@ BENCHMARK(from_parts)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(2);
+
+// HashCube::save, the binary output, into a file of the page cache (no fsync): what the command
+// line's write phase does but the sync. Arguments: points, threads (to build the cube).
+void save(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  cpu::OmpTeam team(static_cast<int>(state.range(1)));
+  const HashCube cube = HashCube::from_parts(d, n, d, make_parts(n, 1, 4096, team), team);
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("sextant-save-bench-" + std::to_string(::getpid()) + ".sxhc");
+  std::uintmax_t bytes = 0;
+  for (auto _ : state) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    cube.save(out);
+    out.close();
+    state.PauseTiming();
+    bytes = std::filesystem::file_size(path);
+    std::filesystem::remove(path);
+    state.ResumeTiming();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+}
+
+// HashCube::load of that file, read back from the page cache (with every check load makes).
+void load(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  cpu::OmpTeam team(static_cast<int>(state.range(1)));
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("sextant-load-bench-" + std::to_string(::getpid()) + ".sxhc");
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    HashCube::from_parts(d, n, d, make_parts(n, 1, 4096, team), team).save(out);
+  }
+  for (auto _ : state) {
+    std::ifstream in(path, std::ios::binary);
+    const HashCube cube = HashCube::load(in, path.string());
+    benchmark::DoNotOptimize(cube.stored_ids());
+  }
+  const auto bytes = static_cast<std::int64_t>(std::filesystem::file_size(path));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * bytes);
+  std::filesystem::remove(path);
+}
+
+BENCHMARK(save)
+    ->ArgNames({"points", "threads"})
+    ->Args({400000, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(load)
+    ->ArgNames({"points", "threads"})
+    ->Args({400000, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace sextant::skycube

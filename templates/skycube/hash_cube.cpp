@@ -139,7 +139,8 @@ void merge_indexes(const Index& x, const Index& y, Index& z) {
   }
 }
 
-// ---- little-endian binary I/O, independent of the host's byte order ----------------------
+// ---- little-endian binary I/O, independent of the host's byte order (arrays go as they are
+// on a little-endian host) ----------------------------------------------------------------
 
 void put_u32(std::ostream& out, std::uint32_t v) {
   std::array<char, 4> b{};
@@ -154,6 +155,10 @@ void put_u64(std::ostream& out, std::uint64_t v) {
 
 template <class Values>
 void put_u32_array(std::ostream& out, const Values& values) {
+  if constexpr (std::endian::native == std::endian::little) {  // the file's order: written as it is
+    out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * 4));
+    return;
+  }
   constexpr std::size_t chunk = 4096;
   std::array<char, chunk * 4> buffer{};
   for (std::size_t start = 0; start < values.size(); start += chunk) {
@@ -194,6 +199,12 @@ class Reader {
     out.clear();
     while (out.size() < count) {
       const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, count - out.size()));
+      if constexpr (std::endian::native == std::endian::little) {  // the file's order: read in place
+        const std::size_t at = out.size();
+        out.resize(at + take);
+        read(reinterpret_cast<unsigned char*>(out.data() + at), take * 4, what);
+        continue;
+      }
       buffer_.resize(take * 4);
       read(buffer_.data(), buffer_.size(), what);
       for (std::size_t i = 0; i < take; ++i) {
@@ -850,7 +861,8 @@ HashCube HashCube::load(std::istream& in, const std::string& origin) {
            std::to_string(max_points) + " points)");
 
   HashCube cube(static_cast<int>(d), static_cast<std::size_t>(n), static_cast<int>(max_level));
-  std::vector<PointId> sorted;  // for the duplicate check: sized by the data, not by the claimed n
+  std::vector<PointId> sorted;       // the duplicate check of sparse words
+  std::vector<std::uint64_t> marks;  // and of dense ones: sized by the data, not by the claimed n
   for (std::size_t w = 0; w < cube.words_.size(); ++w) {
     WordIndex& index = cube.words_[w];
     const std::string where = "word " + std::to_string(w);
@@ -886,10 +898,23 @@ HashCube HashCube::load(std::istream& in, const std::string& origin) {
           corrupt("ids of a key are not strictly ascending");
       }
     }
-    sorted.assign(index.ids.begin(), index.ids.end());
-    std::sort(sorted.begin(), sorted.end());
-    if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end())
-      corrupt("point id " + std::to_string(*twice) + " is stored under two keys");
+    // An id under two keys: a word with ids for at least 1/64 of the points marks them in a bitmap
+    // over the points (so its size stays within the ids read), a sparser one sorts them.
+    const auto twice = [&](PointId id) {
+      corrupt("point id " + std::to_string(id) + " is stored under two keys");
+    };
+    if (index.ids.size() * 64 >= n) {
+      if (marks.empty()) marks.assign((n + 63) / 64, 0);
+      for (const PointId id : index.ids) {
+        const std::uint64_t bit = std::uint64_t{1} << (id % 64);
+        if ((std::exchange(marks[id / 64], marks[id / 64] | bit) & bit) != 0) twice(id);
+      }
+      for (const PointId id : index.ids) marks[id / 64] = 0;
+    } else {
+      sorted.assign(index.ids.begin(), index.ids.end());
+      std::sort(sorted.begin(), sorted.end());
+      if (const auto at = std::adjacent_find(sorted.begin(), sorted.end()); at != sorted.end()) twice(*at);
+    }
   }
   if (in.peek() != std::char_traits<char>::eof()) {
     constexpr std::streamsize counted = std::streamsize{1} << 20;

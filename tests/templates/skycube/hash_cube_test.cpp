@@ -566,6 +566,16 @@ TEST(HashCube, LoadRejectsEveryCorruption) {
   bad = saved(build(3, 3, flights));
   put_u32_at(bad, 32, 0x0u);  // a key that clears bits of subspaces 8..32, which do not exist
   expect_load_error(bad, "do not exist", "invalid bits cleared");
+
+  // The same in a sparse word (ids for fewer than 1/64 of the points, checked by sorting): 1 000
+  // points, two stored, ids 3 and 7 under two keys at bytes 24 + 8 + 8 + 12 and 4 more.
+  Bitmaps sparse(1000, std::vector<Word>{all_ones});
+  sparse[3] = {0x07};
+  sparse[7] = {0x0B};
+  bad = saved(build(3, 3, sparse));
+  ASSERT_NO_THROW((void)loaded(bad));
+  put_u32_at(bad, 56, 3);
+  expect_load_error(bad, "point id 3 is stored under two keys", "id under two keys, sparse word");
 }
 
 // Words whose keys come from a few patterns, one of them shared by half the points, with ids

@@ -6,6 +6,10 @@
 // is then one sequential pass over a row of cells: a prefix combine and a store per key, and per
 // window one combine and the emission of each key that has a tuple in it.
 //
+// The blocks hold accumulators without tuple counts: whether a window holds a tuple of key k is
+// whether k's last pane with one lies in it, kept per key (one row, not one per pane). A 64-bit
+// sum then takes 8 bytes a cell through the blocks' stores, the suffix pass and the reads.
+//
 // Keys split into ranges that threads process independently: each replays the same control over
 // its own columns (run() takes the control by value), so the threads agree on it without
 // talking.
@@ -13,7 +17,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "core/column_vector.hpp"
@@ -28,6 +34,7 @@ template <StreamAggregate A>
 class DenseScan {
  public:
   using P = Partial<A>;
+  using Acc = typename A::Acc;
   using Row = typename CpuClosedPanes<A>::Row;
 
   struct Control {
@@ -46,55 +53,61 @@ class DenseScan {
   const Control& control() const noexcept { return control_; }
   void commit(const Control& c) noexcept { control_ = c; }
 
-  // Room for the ids below `keys` (new keys: nothing stored, every partial the identity). With
-  // many keys the blocks are hundreds of MiB: `threads` lay them out (and touch them first).
+  // Room for the ids below `keys` (new keys: nothing stored, every accumulator the identity, no
+  // pane with a tuple). With many keys the blocks are hundreds of MiB: `threads` lay them out
+  // (and touch them first).
   void reserve_keys(std::uint32_t keys, int threads) {
     if (keys <= stride_) return;
     const std::uint64_t stride = std::max<std::uint64_t>(std::bit_ceil(std::uint64_t{keys}), 64);
-    const auto relayout = [&](ColumnVector<P>& v, std::int64_t rows) {
-      ColumnVector<P> next(static_cast<std::size_t>(rows) * stride);
-      const int team = threads_for_bytes(static_cast<std::uint64_t>(rows) * stride * sizeof(P), threads);
+    const auto relayout = [&]<class T>(ColumnVector<T>& v, std::int64_t rows, const T& fresh) {
+      ColumnVector<T> next(static_cast<std::size_t>(rows) * stride);
+      const int team = threads_for_bytes(static_cast<std::uint64_t>(rows) * stride * sizeof(T), threads);
       parallel_parts(static_cast<int>(rows), team, [&](int r) {
-        P* row = next.data() + static_cast<std::uint64_t>(r) * stride;
+        T* row = next.data() + static_cast<std::uint64_t>(r) * stride;
         if (stride_ > 0) std::copy_n(v.data() + static_cast<std::uint64_t>(r) * stride_, stride_, row);
-        std::fill(row + stride_, row + stride, P::identity());
+        std::fill(row + stride_, row + stride, fresh);
       });
       v.swap(next);
     };
-    relayout(blocks_[0], w_);
-    relayout(blocks_[1], w_);
-    relayout(prefix_, 1);
+    relayout(blocks_[0], w_, A::identity());
+    relayout(blocks_[1], w_, A::identity());
+    relayout(prefix_, 1, A::identity());
+    relayout(last_, 1, never);
+    far_ = ColumnVector<P>(stride);  // untouched until a pane waits outside the ring
     stride_ = stride;
   }
 
   // Appends the closed rows and walks to `frontier` for keys [k0, k1), from control `c`;
-  // emit(id, window, partial) for every window that holds a tuple of key id. Returns the control
-  // after it (the same for every key range; k0 == k1 computes only that, cheaply).
+  // emit(id, window, accumulator) for every window that holds a tuple of key id. Returns the
+  // control after it (the same for every key range; k0 == k1 computes only that, cheaply).
   template <class Emit>
   Control run(Control c, const std::vector<Row>& rows, const CpuClosedPanes<A>& closed, std::int64_t frontier,
               std::uint32_t k0, std::uint32_t k1, Emit&& emit) {
     for (const Row& row : rows) {
       if (!walk_to(c, row.pane, k0, k1, emit)) jump(c, row.pane, k0, k1);
       c.last = row.pane;
-      if (row.cells != nullptr) {
-        append_pane(c, k0, k1, emit, [cells = row.cells](std::uint32_t k) { return cells[k]; });
-      } else {
-        // A pane that waited outside the ring: its cells into the row first, then the row itself.
-        P* cur = store(c);
-        std::fill(cur + k0, cur + k1, P::identity());
+      const P* cells = row.cells;
+      if (cells == nullptr) {
+        // A pane that waited outside the ring (a jump in time, rare): its cells into a row of
+        // partials first, then that row.
+        std::fill(far_.data() + k0, far_.data() + k1, P::identity());
         for (std::uint32_t i = row.begin; i < row.end; ++i) {
           const auto& [id, p] = closed.cells[i];
-          if (id >= k0 && id < k1) cur[id] = P::combine(cur[id], p);
+          if (id >= k0 && id < k1) far_[id] = P::combine(far_[id], p);
         }
-        append_pane(c, k0, k1, emit, [cur](std::uint32_t k) { return cur[k]; });
+        cells = far_.data();
       }
+      append_pane(c, k0, k1, emit, [cells](std::uint32_t k) { return cells[k].acc; },
+                  [cells](std::uint32_t k) { return cells[k].tuples > 0; });
     }
     walk_to(c, frontier, k0, k1, emit);  // stops early once dead: the next row jumps
     return c;
   }
 
  private:
-  P* store(const Control& c) noexcept { return blocks_[c.cur].data() + c.fill * stride_; }
+  static constexpr std::int64_t never = INT64_MIN / 2;  // a key's last pane before its first tuple
+
+  Acc* store(const Control& c) noexcept { return blocks_[c.cur].data() + c.fill * stride_; }
 
   bool dead(const Control& c) const noexcept { return c.next - c.last >= w_; }
 
@@ -103,7 +116,7 @@ class DenseScan {
   bool walk_to(Control& c, std::int64_t to, std::uint32_t k0, std::uint32_t k1, Emit& emit) {
     while (c.next < to) {
       if (dead(c)) return false;
-      append_pane(c, k0, k1, emit, [](std::uint32_t) { return P::identity(); });
+      append_pane(c, k0, k1, emit, [](std::uint32_t) { return A::identity(); }, nullptr);
     }
     return true;
   }
@@ -112,10 +125,10 @@ class DenseScan {
   void jump(Control& c, std::int64_t to, std::uint32_t k0, std::uint32_t k1) {
     c.fill = to - to / w_ * w_;
     for (std::int64_t r = 0; r < c.fill; ++r) {
-      P* row = blocks_[c.cur].data() + r * stride_;
-      std::fill(row + k0, row + k1, P::identity());
+      Acc* row = blocks_[c.cur].data() + r * stride_;
+      std::fill(row + k0, row + k1, A::identity());
     }
-    std::fill(prefix_.data() + k0, prefix_.data() + k1, P::identity());
+    std::fill(prefix_.data() + k0, prefix_.data() + k1, A::identity());
     c.have_prev = false;
     c.next = to;
     const std::int64_t start =
@@ -123,39 +136,46 @@ class DenseScan {
     c.next_end = (start + s_ - 1) / s_ * s_ + w_ - 1;
   }
 
-  // Appends pane c.next, whose partial of key k is cell(k), in one pass over the keys: stores it
-  // in the current block, adds it to the prefixes and fires the window that ends there, if any.
-  // Then a full block closes into suffixes.
-  template <class Emit, class Cell>
-  void append_pane(Control& c, std::uint32_t k0, std::uint32_t k1, Emit& emit, Cell&& cell) {
-    P* cur = store(c);
-    P* prefix = prefix_.data();
-    if (c.next != c.next_end) {
+  // Appends pane c.next, whose accumulator of key k is cell(k), in one pass over the keys: stores
+  // it in the current block, adds it to the prefixes, notes the keys with a tuple in it (taken(k);
+  // nullptr: none) and fires the window that ends there, if any. Then a full block closes into
+  // suffixes.
+  template <class Emit, class Cell, class Taken>
+  void append_pane(Control& c, std::uint32_t k0, std::uint32_t k1, Emit& emit, Cell&& cell, Taken&& taken) {
+    constexpr bool marks = !std::is_same_v<std::remove_cvref_t<Taken>, std::nullptr_t>;
+    Acc* cur = store(c);
+    Acc* prefix = prefix_.data();
+    std::int64_t* last = last_.data();
+    const std::int64_t pane = c.next;
+    if (pane != c.next_end) {
       for (std::uint32_t k = k0; k < k1; ++k) {
-        const P v = cell(k);
+        const Acc v = cell(k);
         cur[k] = v;
-        prefix[k] = P::combine(prefix[k], v);
+        prefix[k] = A::combine(prefix[k], v);
+        if constexpr (marks) last[k] = taken(k) ? pane : last[k];
       }
     } else {
       const std::int64_t at = c.fill + 1;
       const std::int64_t window = (c.next_end + 1 - w_) / s_;
-      if (at == w_ || !c.have_prev) {  // the window is the block so far
+      const std::int64_t before = pane - w_;  // the window holds a tuple of k if k's last is later
+      if (at == w_ || !c.have_prev) {         // the window is the block so far
         for (std::uint32_t k = k0; k < k1; ++k) {
-          const P v = cell(k);
+          const Acc v = cell(k);
           cur[k] = v;
-          const P r = P::combine(prefix[k], v);
+          const Acc r = A::combine(prefix[k], v);
           prefix[k] = r;
-          if (r.tuples > 0) emit(k, window, r);
+          if constexpr (marks) last[k] = taken(k) ? pane : last[k];
+          if (last[k] > before) emit(k, window, r);
         }
       } else {  // the previous block's suffix from `at` on, then the block so far
-        const P* suffix = blocks_[1 - c.cur].data() + at * stride_;
+        const Acc* suffix = blocks_[1 - c.cur].data() + at * stride_;
         for (std::uint32_t k = k0; k < k1; ++k) {
-          const P v = cell(k);
+          const Acc v = cell(k);
           cur[k] = v;
-          const P pre = P::combine(prefix[k], v);
+          const Acc pre = A::combine(prefix[k], v);
           prefix[k] = pre;
-          const P r = P::combine(suffix[k], pre);
-          if (r.tuples > 0) emit(k, window, r);
+          if constexpr (marks) last[k] = taken(k) ? pane : last[k];
+          if (last[k] > before) emit(k, window, A::combine(suffix[k], pre));
         }
       }
       c.next_end += s_;
@@ -164,13 +184,13 @@ class DenseScan {
     }
     ++c.next;
     if (++c.fill == w_) {
-      P* block = blocks_[c.cur].data();
+      Acc* block = blocks_[c.cur].data();
       for (std::int64_t r = w_ - 1; r-- > 0;) {
-        P* row = block + r * stride_;
-        const P* above = row + stride_;
-        for (std::uint32_t k = k0; k < k1; ++k) row[k] = P::combine(row[k], above[k]);
+        Acc* row = block + r * stride_;
+        const Acc* above = row + stride_;
+        for (std::uint32_t k = k0; k < k1; ++k) row[k] = A::combine(row[k], above[k]);
       }
-      std::fill(prefix_.data() + k0, prefix_.data() + k1, P::identity());
+      std::fill(prefix_.data() + k0, prefix_.data() + k1, A::identity());
       c.cur = 1 - c.cur;
       c.have_prev = true;
       c.fill = 0;
@@ -179,9 +199,11 @@ class DenseScan {
 
   std::int64_t w_, s_;  // panes per window and per slide
   Control control_;
-  std::uint64_t stride_ = 0;   // cells per row (>= keys)
-  ColumnVector<P> blocks_[2];  // w_ rows each: the current block's panes, the previous block's suffixes
-  ColumnVector<P> prefix_;     // one row: the current block's running prefix per key
+  std::uint64_t stride_ = 0;         // cells per row (>= keys)
+  ColumnVector<Acc> blocks_[2];      // w_ rows each: the current block's panes, the previous block's suffixes
+  ColumnVector<Acc> prefix_;         // one row: the current block's running prefix per key
+  ColumnVector<std::int64_t> last_;  // one row: each key's last pane with a tuple (or never)
+  ColumnVector<P> far_;              // one row: the partials of a pane that waited outside the ring
 };
 
 }  // namespace sextant::window::detail

@@ -271,7 +271,7 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, Results& 
   for (std::size_t i = 0; i < dense_.size(); ++i) {
     const auto& c = dense_[i].control();
     const auto after = dense_[i].run(c, closed.rows, closed, closed.frontier, 0, 0,
-                                     [](std::uint32_t, std::int64_t, const Partial<A>&) {});
+                                     [](std::uint32_t, std::int64_t, const typename A::Acc&) {});
     windows += after.windows - c.windows;
     trailing += after.trailing - c.trailing;
     room += 2 * static_cast<std::uint64_t>(shapes_[i].w) * keys;
@@ -290,13 +290,13 @@ void CpuWindowStage<A>::advance_dense(const CpuClosedPanes<A>& closed, Results& 
     for (std::size_t i = 0; i < dense_.size(); ++i) {
       const detail::BpatShape& g = shapes_[i];
       const auto c = dense_[i].run(dense_[i].control(), closed.rows, closed, closed.frontier, k0, k1,
-                                   [&](std::uint32_t id, std::int64_t win, const Partial<A>& p) {
+                                   [&](std::uint32_t id, std::int64_t win, const typename A::Acc& acc) {
                                      const std::int64_t start = win * g.slide;
                                      const StreamKey key = closed.key_of_id[id];
-                                     if (!representable<A>(p.acc)) [[unlikely]]
+                                     if (!representable<A>(acc)) [[unlikely]]
                                        throw_unrepresentable_window(A::name, overflow_message<A>(), g.spec,
                                                                     key, start, start + g.length);
-                                     results.push(g.spec, key, start, start + g.length, A::lower(p.acc));
+                                     results.push(g.spec, key, start, start + g.length, A::lower(acc));
                                    });
       if (t == 0) next[i] = c;
     }

@@ -28,12 +28,14 @@ struct CpuClosedPanes {
   std::int64_t frontier = 0;
   bool count_windows = false;
 
-  // The dense layout: each closed pane with a tuple is a row; a row's cells are `keys` partials
-  // indexed by dense key id (owned by the pane stage, valid until its next call), or, for a pane
+  // The dense layout: each closed pane with a tuple is a row; a row's cells are `keys`
+  // accumulators indexed by dense key id and `taken` one bit per key, set where the key has a
+  // tuple in the pane (both owned by the pane stage, valid until its next call), or, for a pane
   // that waited outside the ring, the (id, partial) pairs cells[begin, end) in arrival order.
   struct Row {
     std::int64_t pane = 0;
-    const Partial<A>* cells = nullptr;
+    const typename A::Acc* cells = nullptr;
+    const std::uint64_t* taken = nullptr;  // bit id % 64 of word id / 64
     std::uint32_t begin = 0, end = 0;
   };
   bool dense = false;

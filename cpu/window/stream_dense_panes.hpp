@@ -1,5 +1,8 @@
 // The dense layout of the CPU pane stage (window stage `dense`, time windows): the pending panes
-// as rows over every key, row = one pane, cell = one key's partial (indexed by dense key id).
+// as rows over every key, row = one pane, cell = one key's accumulator (indexed by dense key id),
+// and beside each row a bit per key that says whether the cell holds a tuple. Bits, not a tuple
+// count per cell: a 64-bit sum's cell is then 8 bytes instead of 16 through the combines, the
+// clears and the window stage's reads.
 // Rows live in a ring that covers panes [lo, lo + rows), pane j in slot j & (rows - 1), so a tuple
 // costs one multiply-add of addresses and an in-place combine, and closing a pane hands the window
 // stage a whole row to walk sequentially. The ring grows with the disorder up to a memory bound;
@@ -63,6 +66,7 @@ template <StreamAggregate A>
 class DensePanes {
  public:
   using P = Partial<A>;
+  using Acc = typename A::Acc;
 
   // `threads` clear and lay out the ring (tens of MiB with many keys).
   DensePanes(std::uint64_t ring_bytes, int threads) : ring_bytes_(ring_bytes), threads_(threads) {}
@@ -83,7 +87,8 @@ class DensePanes {
     std::int64_t lo;
     std::uint64_t rows;
     std::uint64_t stride;
-    P* cells;
+    Acc* cells;
+    std::uint64_t* taken;  // cell at's bit: word at / 64 (the stride is a multiple of 64)
     std::uint8_t* used;
 
     int stride_bits;  // stride = 2^stride_bits
@@ -96,13 +101,15 @@ class DensePanes {
     [[gnu::always_inline]] std::uint64_t index(std::uint32_t id, std::int64_t pane) const noexcept {
       return ((static_cast<std::uint64_t>(pane) & (rows - 1)) << stride_bits) + id;
     }
-    [[gnu::always_inline]] P* cell(std::uint32_t id, std::int64_t pane) const noexcept {
+    [[gnu::always_inline]] Acc* cell(std::uint32_t id, std::int64_t pane) const noexcept {
       return cells + index(id, pane);
     }
-    // Merges `p` into cell `at` (an index).
+    // Merges `p` into cell `at` (an index). Threads that fill a row split it by lines of 64 ids,
+    // so a word of bits is one thread's.
     [[gnu::always_inline]] void add_at(std::uint64_t at, const P& p) const noexcept {
-      P& c = cells[at];
-      c = P::combine(c, p);
+      Acc& c = cells[at];
+      c = A::combine(c, p.acc);
+      taken[at >> 6] |= std::uint64_t{1} << (at & 63);
       // Threads filling different keys of one row all mark it: read first, so that the line
       // stays shared instead of moving between their caches at every tuple.
       std::atomic_ref<std::uint8_t> mark(used[at >> stride_bits]);
@@ -118,7 +125,7 @@ class DensePanes {
     }
   };
   Ring ring() noexcept {
-    return {lo_, rows_, stride_, cells_.data(), used_.data(), std::countr_zero(stride_)};
+    return {lo_, rows_, stride_, cells_.data(), taken_.data(), used_.data(), std::countr_zero(stride_)};
   }
   // Cells in the ring: a DenseTuple's 32-bit index reaches every one while this is <= 2^32.
   std::uint64_t cells() const noexcept { return rows_ * stride_; }
@@ -129,7 +136,7 @@ class DensePanes {
     const auto span = static_cast<std::uint64_t>(last - lo_) + 1;
     if (span <= rows_ || span > (std::uint64_t{1} << 40)) return;
     const std::uint64_t want = std::bit_ceil(span);
-    if (want * stride_ * sizeof(P) <= ring_bytes_) resize(want, stride_);
+    if (want * row_bytes(stride_) <= ring_bytes_) resize(want, stride_);
   }
 
   // Merges `p` into the cell of (id, pane); pane >= the last release's frontier (the pane stage
@@ -143,7 +150,7 @@ class DensePanes {
       const auto span = static_cast<std::uint64_t>(pane - lo_) + 1;
       if (span <= (std::uint64_t{1} << 40)) {
         const std::uint64_t want = std::bit_ceil(std::max(span, 2 * rows_));
-        if (want * stride_ * sizeof(P) <= ring_bytes_) {
+        if (want * row_bytes(stride_) <= ring_bytes_) {
           resize(want, stride_);
           ring().add(id, pane, p);
           return;
@@ -166,7 +173,7 @@ class DensePanes {
     for (std::int64_t j = lo_, e = std::min(frontier, ring_end); j < e; ++j) {
       const std::uint64_t slot = static_cast<std::uint64_t>(j) & (rows_ - 1);
       if (!used_[slot]) continue;
-      closed.rows.push_back({j, cells_.data() + slot * stride_, 0, 0});
+      closed.rows.push_back({j, cells_.data() + slot * stride_, taken_.data() + slot * words(stride_), 0, 0});
       handed_.push_back(slot);
     }
     // Waiting panes lie outside the ring: below its start (none in practice) or above its end.
@@ -174,7 +181,7 @@ class DensePanes {
     for (auto it = far_.begin(); it != far_.end() && it->first < frontier; it = far_.erase(it)) {
       const auto begin = static_cast<std::uint32_t>(closed.cells.size());
       closed.cells.insert(closed.cells.end(), it->second.begin(), it->second.end());
-      closed.rows.push_back({it->first, nullptr, begin, static_cast<std::uint32_t>(closed.cells.size())});
+      closed.rows.push_back({it->first, nullptr, nullptr, begin, static_cast<std::uint32_t>(closed.cells.size())});
     }
     if (closed.rows.size() > ring_rows)
       std::stable_sort(closed.rows.begin(), closed.rows.end(),
@@ -185,9 +192,11 @@ class DensePanes {
   // Clears the rows handed out by the last release, then moves the waiting panes the ring now
   // covers into it.
   void recycle() {
-    const int threads = threads_for_bytes(handed_.size() * keys_ * sizeof(P), threads_);
+    const int threads = threads_for_bytes(handed_.size() * row_bytes(keys_), threads_);
     parallel_parts(static_cast<int>(handed_.size()), threads, [&](int i) {
-      std::fill_n(cells_.data() + handed_[static_cast<std::size_t>(i)] * stride_, keys_, P::identity());
+      const std::uint64_t slot = handed_[static_cast<std::size_t>(i)];
+      std::fill_n(cells_.data() + slot * stride_, keys_, A::identity());
+      std::fill_n(taken_.data() + slot * words(stride_), words(keys_), std::uint64_t{0});
     });
     for (const std::uint64_t slot : handed_) used_[slot] = 0;
     handed_.clear();
@@ -198,7 +207,8 @@ class DensePanes {
   // Re-lays the ring out with `rows` rows of `stride` cells; pending rows keep their panes. The
   // threads fill the new rows (their first touch), each row from its old slot or the identity.
   void resize(std::uint64_t rows, std::uint64_t stride) {
-    ColumnVector<P> cells(rows * stride);
+    ColumnVector<Acc> cells(rows * stride);
+    ColumnVector<std::uint64_t> taken(rows * words(stride));
     std::vector<std::uint8_t> used(rows, 0);
     std::vector<std::uint64_t> from(rows, rows_);  // the old slot of each new row (rows_: none)
     for (std::uint64_t slot = 0; slot < rows_; ++slot) {
@@ -209,15 +219,21 @@ class DensePanes {
       from[to] = slot;
       used[to] = 1;
     }
-    const int threads = threads_for_bytes(rows * stride * sizeof(P), threads_);
+    const int threads = threads_for_bytes(rows * row_bytes(stride), threads_);
     parallel_parts(static_cast<int>(rows), threads, [&](int r) {
       const auto to = static_cast<std::uint64_t>(r);
-      P* row = cells.data() + to * stride;
+      Acc* row = cells.data() + to * stride;
+      std::uint64_t* bits = taken.data() + to * words(stride);
       const std::uint64_t kept = from[to] < rows_ ? keys_ : 0;
-      if (kept > 0) std::copy_n(cells_.data() + from[to] * stride_, kept, row);
-      std::fill(row + kept, row + stride, P::identity());
+      if (kept > 0) {
+        std::copy_n(cells_.data() + from[to] * stride_, kept, row);
+        std::copy_n(taken_.data() + from[to] * words(stride_), words(kept), bits);
+      }
+      std::fill(row + kept, row + stride, A::identity());
+      std::fill(bits + words(kept), bits + words(stride), std::uint64_t{0});
     });
     cells_.swap(cells);
+    taken_.swap(taken);
     used_.swap(used);
     rows_ = rows;
     stride_ = stride;
@@ -232,12 +248,17 @@ class DensePanes {
     for (auto it = far_.lower_bound(lo_); it != far_.end() && it->first < end; it = far_.erase(it)) {
       const std::uint64_t slot = static_cast<std::uint64_t>(it->first) & (rows_ - 1);
       for (const auto& [id, p] : it->second) {
-        P& c = cells_[slot * stride_ + id];
-        c = P::combine(c, p);
+        const std::uint64_t at = slot * stride_ + id;
+        cells_[at] = A::combine(cells_[at], p.acc);
+        taken_[at >> 6] |= std::uint64_t{1} << (at & 63);
       }
       used_[slot] = 1;
     }
   }
+
+  // Words of bits for n cells; a row's bytes.
+  static constexpr std::uint64_t words(std::uint64_t n) noexcept { return (n + 63) / 64; }
+  static constexpr std::uint64_t row_bytes(std::uint64_t n) noexcept { return n * sizeof(Acc) + words(n) * 8; }
 
   std::uint64_t ring_bytes_;
   int threads_;
@@ -245,7 +266,8 @@ class DensePanes {
   std::uint64_t rows_ = 0;    // a power of two (0 until the first key)
   std::uint64_t stride_ = 0;  // cells per row (>= keys_)
   std::uint32_t keys_ = 0;
-  ColumnVector<P> cells_;           // rows_ * stride_
+  ColumnVector<Acc> cells_;             // rows_ * stride_
+  ColumnVector<std::uint64_t> taken_;   // rows_ * words(stride_): a bit per cell
   std::vector<std::uint8_t> used_;  // per slot: the row holds a tuple
   std::vector<std::uint64_t> handed_;
   std::map<std::int64_t, std::vector<std::pair<std::uint32_t, P>>> far_;

@@ -86,19 +86,21 @@ class DenseScan {
     for (const Row& row : rows) {
       if (!walk_to(c, row.pane, k0, k1, emit)) jump(c, row.pane, k0, k1);
       c.last = row.pane;
-      const P* cells = row.cells;
-      if (cells == nullptr) {
-        // A pane that waited outside the ring (a jump in time, rare): its cells into a row of
-        // partials first, then that row.
-        std::fill(far_.data() + k0, far_.data() + k1, P::identity());
-        for (std::uint32_t i = row.begin; i < row.end; ++i) {
-          const auto& [id, p] = closed.cells[i];
-          if (id >= k0 && id < k1) far_[id] = P::combine(far_[id], p);
-        }
-        cells = far_.data();
+      if (row.cells != nullptr) {
+        append_pane(c, k0, k1, emit, [cells = row.cells](std::uint32_t k) { return cells[k]; },
+                    [taken = row.taken](std::uint32_t k) { return (taken[k >> 6] >> (k & 63)) & 1; });
+        continue;
       }
-      append_pane(c, k0, k1, emit, [cells](std::uint32_t k) { return cells[k].acc; },
-                  [cells](std::uint32_t k) { return cells[k].tuples > 0; });
+      // A pane that waited outside the ring (a jump in time, rare): its cells into a row of
+      // partials first, then that row.
+      P* far = far_.data();
+      std::fill(far + k0, far + k1, P::identity());
+      for (std::uint32_t i = row.begin; i < row.end; ++i) {
+        const auto& [id, p] = closed.cells[i];
+        if (id >= k0 && id < k1) far[id] = P::combine(far[id], p);
+      }
+      append_pane(c, k0, k1, emit, [far](std::uint32_t k) { return far[k].acc; },
+                  [far](std::uint32_t k) { return far[k].tuples > 0; });
     }
     walk_to(c, frontier, k0, k1, emit);  // stops early once dead: the next row jumps
     return c;

@@ -512,7 +512,7 @@ void CpuPaneStage<A>::combine_dense(const detail::PaneInput<Value>& in, const st
   constexpr std::size_t ahead = 16;
   auto ring = dense_.ring();
   // Rows over many keys outgrow L2: prefetch then.
-  const bool deep = ring.stride * sizeof(Partial<A>) > (std::size_t{1} << 14);
+  const bool deep = ring.stride * sizeof(typename A::Acc) > (std::size_t{1} << 14);
   for (std::size_t base = 0; base < in.size; base += dense_gather_tuples) {
     const std::size_t m = std::min(dense_gather_tuples, in.size - base);
     // The chunk's on-time tuples, gathered without a branch per tuple.

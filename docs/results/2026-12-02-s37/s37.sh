@@ -1,12 +1,12 @@
 #!/bin/bash
-# Session 37 scratch: the dense scan's blocks without tuple counts. old = 59b7520 (.bench/s37/old.tar.gz), new = the tree.
+# Session 37 scratch: the dense layout without tuple counts. old = .bench/s37/$OLD.tar.gz (old: 59b7520, step1: 2187cbf), new = the tree.
 # s37.sh build; s37.sh tests; s37.sh ab   (ROUNDS, THREADS)
 out=${OUT:-/tmp/out}; mkdir -p $out
 el() { echo "[$(date +%T)] $*"; }
 for step in "$@"; do
 if [ $step = build ]; then
   nproc; lscpu | grep -E "Model name|L2|L3|NUMA node0"; cat /sys/kernel/mm/transparent_hugepage/enabled
-  rm -rf /tmp/old-src && mkdir -p /tmp/old-src && tar -xzf .bench/s37/old.tar.gz -C /tmp/old-src
+  rm -rf /tmp/old-src && mkdir -p /tmp/old-src && tar -xzf .bench/s37/${OLD:-old}.tar.gz -C /tmp/old-src
   rm -rf /tmp/new-src && mkdir -p /tmp/new-src && tar -c --exclude=./.bench --exclude=./.git . | tar -x -C /tmp/new-src
   for v in old new; do
     tests=OFF; tg="stream_throughput"; [ $v = new ] && tests=ON && tg="$tg stream_window_cpu_tests stream_window_api_tests"

@@ -23,4 +23,23 @@ if [ $step = ab ]; then
     timeout 120 /tmp/$v-b/bench/window/stream_throughput --experiment keys --keys 100000 --tuples $n --threads $t --batch 65536 --repeats 3 --csv /tmp/ab-$v.csv 2>&1 | grep -E "^keys"
   done; done; el "round $r" >&2; done > $out/ab.txt 2>&1; el "ab done"; cat $out/ab.txt
 fi
+if [ $step = buildnew ]; then
+  rm -rf /tmp/new-src && mkdir -p /tmp/new-src && tar -c --exclude=./.bench --exclude=./.git . | tar -x -C /tmp/new-src
+  cmake -S /tmp/new-src -B /tmp/new-b -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=OFF -DSEXTANT_BUILD_TESTS=OFF > /dev/null && timeout 450 cmake --build /tmp/new-b -j 16 --target stream_throughput > /tmp/new-b.log 2>&1; echo "new build rc=$?"; el "build done"
+fi
+if [ $step = len ]; then
+  # the stream's length: first touches and the trailing windows at finish weigh less on a longer stream
+  for r in $(seq ${ROUNDS:-2}); do for tn in 16:33554432 16:67108864 16:134217728 1:16777216 1:33554432 1:67108864; do
+    t=${tn%%:*}; n=${tn##*:}; echo "== round $r threads $t tuples $n"
+    timeout 150 /tmp/new-b/bench/window/stream_throughput --experiment keys --keys 100000 --tuples $n --threads $t --batch 65536 --repeats 3 --csv /tmp/len.csv 2>&1 | grep -E "^keys"
+  done; el "round $r" >&2; done > $out/len.txt 2>&1; el "len done"; cat $out/len.txt
+fi
 done
+if [ "$1" = longab ]; then
+  rm -rf /tmp/old-src && mkdir -p /tmp/old-src && tar -xzf .bench/s37/old.tar.gz -C /tmp/old-src
+  cmake -S /tmp/old-src -B /tmp/old-b -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEXTANT_ENABLE_CUDA=OFF -DSEXTANT_BUILD_TESTS=OFF > /dev/null && timeout 300 cmake --build /tmp/old-b -j 16 --target stream_throughput > /tmp/old-b.log 2>&1; echo "old build rc=$?"; el "build done"
+  for r in 1 2; do for tn in 16:134217728 1:67108864 1:134217728; do for v in old new; do
+    t=${tn%%:*}; n=${tn##*:}; echo "== round $r threads $t tuples $n $v"
+    timeout 150 /tmp/$v-b/bench/window/stream_throughput --experiment keys --keys 100000 --tuples $n --threads $t --batch 65536 --repeats 3 --csv /tmp/len.csv 2>&1 | grep -E "^keys"
+  done; done; el "round $r" >&2; done > $out/longab.txt 2>&1; el "longab done"; cat $out/longab.txt
+fi

@@ -181,7 +181,8 @@ class DensePanes {
     for (auto it = far_.begin(); it != far_.end() && it->first < frontier; it = far_.erase(it)) {
       const auto begin = static_cast<std::uint32_t>(closed.cells.size());
       closed.cells.insert(closed.cells.end(), it->second.begin(), it->second.end());
-      closed.rows.push_back({it->first, nullptr, nullptr, begin, static_cast<std::uint32_t>(closed.cells.size())});
+      closed.rows.push_back(
+          {it->first, nullptr, nullptr, begin, static_cast<std::uint32_t>(closed.cells.size())});
     }
     if (closed.rows.size() > ring_rows)
       std::stable_sort(closed.rows.begin(), closed.rows.end(),
@@ -258,7 +259,9 @@ class DensePanes {
 
   // Words of bits for n cells; a row's bytes.
   static constexpr std::uint64_t words(std::uint64_t n) noexcept { return (n + 63) / 64; }
-  static constexpr std::uint64_t row_bytes(std::uint64_t n) noexcept { return n * sizeof(Acc) + words(n) * 8; }
+  static constexpr std::uint64_t row_bytes(std::uint64_t n) noexcept {
+    return n * sizeof(Acc) + words(n) * 8;
+  }
 
   std::uint64_t ring_bytes_;
   int threads_;
@@ -266,9 +269,9 @@ class DensePanes {
   std::uint64_t rows_ = 0;    // a power of two (0 until the first key)
   std::uint64_t stride_ = 0;  // cells per row (>= keys_)
   std::uint32_t keys_ = 0;
-  ColumnVector<Acc> cells_;             // rows_ * stride_
-  ColumnVector<std::uint64_t> taken_;   // rows_ * words(stride_): a bit per cell
-  std::vector<std::uint8_t> used_;  // per slot: the row holds a tuple
+  ColumnVector<Acc> cells_;            // rows_ * stride_
+  ColumnVector<std::uint64_t> taken_;  // rows_ * words(stride_): a bit per cell
+  std::vector<std::uint8_t> used_;     // per slot: the row holds a tuple
   std::vector<std::uint64_t> handed_;
   std::map<std::int64_t, std::vector<std::pair<std::uint32_t, P>>> far_;
 };

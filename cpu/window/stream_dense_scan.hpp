@@ -87,8 +87,9 @@ class DenseScan {
       if (!walk_to(c, row.pane, k0, k1, emit)) jump(c, row.pane, k0, k1);
       c.last = row.pane;
       if (row.cells != nullptr) {
-        append_pane(c, k0, k1, emit, [cells = row.cells](std::uint32_t k) { return cells[k]; },
-                    [taken = row.taken](std::uint32_t k) { return (taken[k >> 6] >> (k & 63)) & 1; });
+        append_pane(
+            c, k0, k1, emit, [cells = row.cells](std::uint32_t k) { return cells[k]; },
+            [taken = row.taken](std::uint32_t k) { return (taken[k >> 6] >> (k & 63)) & 1; });
         continue;
       }
       // A pane that waited outside the ring (a jump in time, rare): its cells into a row of
@@ -99,8 +100,9 @@ class DenseScan {
         const auto& [id, p] = closed.cells[i];
         if (id >= k0 && id < k1) far[id] = P::combine(far[id], p);
       }
-      append_pane(c, k0, k1, emit, [far](std::uint32_t k) { return far[k].acc; },
-                  [far](std::uint32_t k) { return far[k].tuples > 0; });
+      append_pane(
+          c, k0, k1, emit, [far](std::uint32_t k) { return far[k].acc; },
+          [far](std::uint32_t k) { return far[k].tuples > 0; });
     }
     walk_to(c, frontier, k0, k1, emit);  // stops early once dead: the next row jumps
     return c;
@@ -118,7 +120,8 @@ class DenseScan {
   bool walk_to(Control& c, std::int64_t to, std::uint32_t k0, std::uint32_t k1, Emit& emit) {
     while (c.next < to) {
       if (dead(c)) return false;
-      append_pane(c, k0, k1, emit, [](std::uint32_t) { return A::identity(); }, nullptr);
+      append_pane(
+          c, k0, k1, emit, [](std::uint32_t) { return A::identity(); }, nullptr);
     }
     return true;
   }

@@ -147,7 +147,9 @@ class CsvSource final : public Source {
     Stopwatch sw;
     std::visit(
         [&](const auto& values) {
-          const std::span keys(csv_.keys), ts(csv_.timestamps), wm(csv_.watermarks);
+          const std::span keys(csv_.keys);
+          const std::span ts(csv_.timestamps);
+          const std::span wm(csv_.watermarks);
           const std::span vals(values);
           Progress progress(vals.size());
           for (std::size_t first = 0; first < vals.size(); first += batch) {

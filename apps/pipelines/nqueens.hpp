@@ -61,11 +61,15 @@ struct Params {
   std::uint32_t first_row = 0;  // the row stage 1 places
 };
 
+// At namespace scope: clang 14 does not index a template's own static constexpr array in a
+// constant expression.
+inline constexpr std::string_view place_row_names[] = {"place 1", "place 2", "place 3", "place 4",
+                                                       "place 5", "place 6", "place 7", "place 8",
+                                                       "place 9", "place 10"};
+
 template <unsigned K>
 struct PlaceRow {
-  static constexpr std::string_view names[] = {"place 1", "place 2", "place 3", "place 4", "place 5",
-                                               "place 6", "place 7", "place 8", "place 9", "place 10"};
-  static constexpr std::string_view name = names[K];
+  static constexpr std::string_view name = place_row_names[K];
   using Input = Board;
   using Output = Board;
   using Params = nqueens::Params;

@@ -33,10 +33,13 @@ struct NodeState {
   std::uint64_t salt = 0;
 };
 
+// At namespace scope: clang 14 does not index a template's own static constexpr array in a
+// constant expression.
+inline constexpr std::string_view gain_node_names[] = {"gain 1", "gain 2", "gain 3", "gain 4"};
+
 template <unsigned K>
 struct GainNode {
-  static constexpr std::string_view names[] = {"gain 1", "gain 2", "gain 3", "gain 4"};
-  static constexpr std::string_view name = names[K];
+  static constexpr std::string_view name = gain_node_names[K];
   using Input = std::uint64_t;
   using Output = std::uint64_t;
   using Params = NodeParams;

@@ -77,7 +77,9 @@ const char* name_of(TemplateKind kind) {
 class DeviceMixes : public ::testing::TestWithParam<std::tuple<TemplateKind, Mix>> {};
 
 TEST_P(DeviceMixes, SameCubeAsTheReference) {
-  const auto [kind, mix] = GetParam();
+  // Not a structured binding: clang 14 does not capture one in a lambda.
+  const TemplateKind kind = std::get<0>(GetParam());
+  const Mix mix = std::get<1>(GetParam());
   const DeviceOptions devices = on(mix);
   const testing::SkycubeRunner runner{
       std::string(name_of(kind)) + " on " + mix.devices + (*mix.machine ? " of a synthetic machine" : ""),

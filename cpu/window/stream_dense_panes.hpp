@@ -246,15 +246,9 @@ class DensePanes {
     const std::int64_t end =
         lo_ + static_cast<std::int64_t>(std::min<std::uint64_t>(
                   rows_, static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() - lo_)));
-    for (auto it = far_.lower_bound(lo_); it != far_.end() && it->first < end; it = far_.erase(it)) {
-      const std::uint64_t slot = static_cast<std::uint64_t>(it->first) & (rows_ - 1);
-      for (const auto& [id, p] : it->second) {
-        const std::uint64_t at = slot * stride_ + id;
-        cells_[at] = A::combine(cells_[at], p.acc);
-        taken_[at >> 6] |= std::uint64_t{1} << (at & 63);
-      }
-      used_[slot] = 1;
-    }
+    const Ring r = ring();
+    for (auto it = far_.lower_bound(lo_); it != far_.end() && it->first < end; it = far_.erase(it))
+      for (const auto& [id, p] : it->second) r.add_at(r.index(id, it->first), p);
   }
 
   // Words of bits for n cells; a row's bytes.

@@ -46,7 +46,12 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ "${SEXTANT_NO_I
   if apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing_packages[@]}"; then
     exit 0
   fi
-  echo "setup: apt-get could not install everything; checking what is usable"
+  # One package this mirror lacks must not keep the others out: each alone.
+  echo "setup: apt-get could not install them together; trying each"
+  for package in "${missing_packages[@]}"; do
+    apt-get install -y -qq --no-install-recommends "$package" || echo "setup: could not install $package"
+  done
+  echo "setup: checking what is usable"
   missing_required=()
   for entry in "${checks[@]}"; do
     IFS='|' read -r name package check required <<<"$entry"

@@ -8,6 +8,8 @@
 # most of the CUDA build time); SEXTANT_CUDA_ARCHITECTURES overrides either choice.
 #   SEXTANT_ENABLE_CUDA=AUTO|ON|OFF (default AUTO)   SEXTANT_SKIP_SANITIZERS=1 to skip that pass
 #   SEXTANT_SKIP_PYTHON=1 to skip the Python step
+#   SEXTANT_SANITIZE_CXX=clang++ to build the sanitizer pass with clang (with its sanitizer runtimes
+#   and OpenMP installed; docs/PERFORMANCE.md, session 38, compares it with g++)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SEXTANT_BUILD_DIR:-$root/build}
@@ -44,11 +46,14 @@ if [ "${SEXTANT_SKIP_SANITIZERS:-0}" != 1 ]; then
   # (-O0 was tried: docs/PERFORMANCE.md, session 17). This build leaves out what it would not
   # run or what checks no running code: gpu-labelled tests, the umbrella-header and install checks,
   # the objdump check and two forced-ISA reruns (tests/CMakeLists.txt, the CMake files by them).
+  sanitize_cxx=${SEXTANT_SANITIZE_CXX:-}
+  # libFuzzer's instrumentation stays off with clang: the smoke runs use the deterministic driver.
   cmake -S "$root" -B "$build/asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEXTANT_SANITIZE=ON \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-    -DSEXTANT_ENABLE_CUDA=OFF -DSEXTANT_BUILD_BENCHMARKS=OFF -DSEXTANT_BUILD_FUZZERS=ON
+    ${sanitize_cxx:+-DCMAKE_CXX_COMPILER="$sanitize_cxx"} -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+    -DSEXTANT_ENABLE_CUDA=OFF -DSEXTANT_BUILD_BENCHMARKS=OFF -DSEXTANT_BUILD_FUZZERS=ON -DSEXTANT_LIBFUZZER=OFF
   cmake --build "$build/asan" -j "$jobs"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  export LSAN_OPTIONS=suppressions=$root/scripts/lsan-suppressions.txt  # LLVM OpenMP's, with clang
   ctest --test-dir "$build/asan" --output-on-failure -j "$jobs" --timeout 1800 -LE 'gpu|fuzz'
   # Every parser's fuzz target: its seeds and a fixed number of mutants, fixed RNG seed
   # (docs/fuzzing.md); any crash, sanitizer report or unexpected exception fails the step.

@@ -28,6 +28,10 @@ cmake -S "$root" -B "$build/test" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   ${cuda_architectures:+-DCMAKE_CUDA_ARCHITECTURES="$cuda_architectures"}
 cmake --build "$build/test" -j "$jobs"
 step "tests"
+# The skycube tests' reference cubes, computed once for this run's test processes and both builds
+# (testing/skycube_conformance.hpp, shared_reference_cube).
+export SEXTANT_TEST_REFERENCE_DIR=$build/reference-cubes
+rm -rf "$SEXTANT_TEST_REFERENCE_DIR" && mkdir -p "$SEXTANT_TEST_REFERENCE_DIR"
 ctest --test-dir "$build/test" --output-on-failure -j "$jobs" --timeout 900
 
 step "installed package"
@@ -46,10 +50,9 @@ if [ "${SEXTANT_SKIP_SANITIZERS:-0}" != 1 ]; then
   # (-O0 was tried: docs/PERFORMANCE.md, session 17). This build leaves out what it would not
   # run or what checks no running code: gpu-labelled tests, the umbrella-header and install checks,
   # the objdump check and two forced-ISA reruns (tests/CMakeLists.txt, the CMake files by them).
-  sanitize_cxx=${SEXTANT_SANITIZE_CXX:-}
   # libFuzzer's instrumentation stays off with clang: the smoke runs use the deterministic driver.
   cmake -S "$root" -B "$build/asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEXTANT_SANITIZE=ON \
-    ${sanitize_cxx:+-DCMAKE_CXX_COMPILER="$sanitize_cxx"} -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+    ${SEXTANT_SANITIZE_CXX:+-DCMAKE_CXX_COMPILER="$SEXTANT_SANITIZE_CXX"} -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
     -DSEXTANT_ENABLE_CUDA=OFF -DSEXTANT_BUILD_BENCHMARKS=OFF -DSEXTANT_BUILD_FUZZERS=ON -DSEXTANT_LIBFUZZER=OFF
   cmake --build "$build/asan" -j "$jobs"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -6,6 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <iterator>
 #include <map>
@@ -13,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/atomic_file.hpp"
 #include "core/dataset.hpp"
 #include "cpu/skycube/reference_skycube.hpp"
 #include "datagen/skyline_generator.hpp"
@@ -86,12 +92,39 @@ inline std::vector<ConformanceWorkload> conformance_workloads() {
   return out;
 }
 
-// The reference cube of a workload, computed once per test binary.
+// The reference skycube of `data`. With $SEXTANT_TEST_REFERENCE_DIR set (scripts/test.sh sets a
+// fresh one for each run), it is kept there as a HashCube file named by `name`, max_level and a
+// hash of the values, so that the test processes of one run compute each reference once instead
+// of once each. The file is written whole or not at all, so processes running side by side may
+// both compute it.
+inline skycube::HashCube shared_reference_cube(const Dataset& data, const std::string& name, int max_level) {
+  const char* dir = std::getenv("SEXTANT_TEST_REFERENCE_DIR");
+  if (dir == nullptr || *dir == 0) return skycube::reference_skycube(data, max_level);
+  std::uint64_t hash = 0xCBF29CE484222325ull;  // FNV-1a over n, d and the values' bits
+  const auto mix = [&](std::uint64_t x) {
+    for (int byte = 0; byte < 8; ++byte) hash = (hash ^ ((x >> (8 * byte)) & 0xFFu)) * 0x100000001B3ull;
+  };
+  mix(data.size());
+  mix(static_cast<std::uint64_t>(data.dims()));
+  for (const float v : data.values()) mix(std::bit_cast<std::uint32_t>(v));
+  std::ostringstream file;
+  file << dir << '/';
+  for (const char c : name) file << (std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '_');
+  file << "-l" << max_level << '-' << std::hex << hash << ".sxhc";
+  if (std::ifstream in(file.str(), std::ios::binary); in) return skycube::HashCube::load(in, file.str());
+  skycube::HashCube cube = skycube::reference_skycube(data, max_level);
+  AtomicFile out(file.str(), true);
+  cube.save(out.stream());
+  out.commit();
+  return cube;
+}
+
+// The reference cube of a workload, computed once per test binary (and once per run, above).
 inline const skycube::HashCube& reference_cube(const ConformanceWorkload& w, int max_level) {
   static std::map<std::pair<std::string, int>, skycube::HashCube> cache;
   auto key = std::make_pair(w.name, max_level);
   auto it = cache.find(key);
-  if (it == cache.end()) it = cache.emplace(key, skycube::reference_skycube(w.data, max_level)).first;
+  if (it == cache.end()) it = cache.emplace(key, shared_reference_cube(w.data, w.name, max_level)).first;
   return it->second;
 }
 

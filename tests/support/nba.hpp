@@ -10,7 +10,6 @@
 
 #include "core/dataset.hpp"
 #include "core/subspace.hpp"
-#include "cpu/skycube/reference_skycube.hpp"
 #include "datagen/csv.hpp"
 #include "templates/skycube/hash_cube.hpp"
 #include "testing/skycube_conformance.hpp"
@@ -28,7 +27,7 @@ inline Dataset nba_dataset() {
 
 inline void run_nba(const SkycubeRunner& runner, int threads) {
   static const Dataset nba = nba_dataset();
-  static const skycube::HashCube expected = skycube::reference_skycube(nba, nba.dims());
+  static const skycube::HashCube expected = shared_reference_cube(nba, "nba", nba.dims());
   const auto actual = runner.run(nba, nba.dims(), threads);
   EXPECT_EQ(actual.skyline(full_mask(8)).size(), 1796u);
   expect_same_skycube(actual, expected);

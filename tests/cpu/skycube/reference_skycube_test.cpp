@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -16,6 +18,8 @@
 #include "templates/skycube/lattice.hpp"
 #include "testing/brute_force_skycube.hpp"
 #include "testing/random_data.hpp"
+#include "testing/skycube_conformance.hpp"
+#include "tests/support/test_directory.hpp"
 
 namespace sextant::skycube {
 namespace {
@@ -235,6 +239,48 @@ TEST(ReferenceSkycube, NbaFullSpaceSkylineHas1796Points) {
   // A few lower subspaces too, one per level shape.
   for (Mask m : {0x01u, 0x80u, 0x03u, 0x41u, 0x0Fu, 0xF0u, 0x7Fu})
     EXPECT_EQ(ids_text(cube.skyline(m)), ids_text(brute_force_skyline(data, m))) << "subspace " << m;
+}
+
+// The reference kept for a test run (scripts/test.sh): one file per data and level, read back by
+// the next caller; other data gets its own file; a damaged file is an error, not a wrong cube.
+TEST(SharedReferenceCube, IsKeptOncePerDataAndLevelAndReadBack) {
+  namespace fs = std::filesystem;
+  const fs::path dir = sextant::testing::test_directory("reference-cubes");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ASSERT_EQ(::setenv("SEXTANT_TEST_REFERENCE_DIR", dir.c_str(), 1), 0);
+  const auto files = [&] {
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+  };
+  const Dataset data = testing::random_dataset(300, 4, 3, 7);
+  const Dataset other = testing::random_dataset(300, 4, 3, 8);
+  EXPECT_EQ(testing::shared_reference_cube(data, "ties n=300", 4), reference_skycube(data, 4));
+  ASSERT_EQ(files(), 1u);
+  const fs::path kept = fs::directory_iterator(dir)->path();
+  // Another level and other values under the same name: files of their own.
+  EXPECT_EQ(testing::shared_reference_cube(data, "ties n=300", 2), reference_skycube(data, 2));
+  EXPECT_EQ(testing::shared_reference_cube(other, "ties n=300", 4), reference_skycube(other, 4));
+  EXPECT_EQ(files(), 3u);
+  // Read back, not computed again: the kept file is what comes out.
+  {
+    std::ofstream out(kept, std::ios::binary | std::ios::trunc);
+    reference_skycube(other, 4).save(out);
+  }
+  EXPECT_EQ(testing::shared_reference_cube(data, "ties n=300", 4), reference_skycube(other, 4));
+  {
+    std::ofstream out(kept, std::ios::binary | std::ios::trunc);
+    out << "SXHC but not a cube";
+  }
+  try {
+    (void)testing::shared_reference_cube(data, "ties n=300", 4);
+    ADD_FAILURE() << "a damaged file was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(kept.string()), std::string::npos) << e.what();
+  }
+  ASSERT_EQ(::unsetenv("SEXTANT_TEST_REFERENCE_DIR"), 0);
+  EXPECT_EQ(testing::shared_reference_cube(data, "ties n=300", 4), reference_skycube(data, 4));
+  EXPECT_EQ(files(), 3u);
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -1,0 +1,2 @@
+// The target that builds the tests' precompiled header (tests/CMakeLists.txt); it has no tests.
+#include <gtest/gtest.h>

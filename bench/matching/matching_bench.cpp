@@ -99,8 +99,8 @@ std::vector<Point> points(const std::string& experiment, const Settings& s) {
   const auto base = [&] {
     datagen::PubSubSpec spec;
     spec.events = s.events;
-    spec.min_filters = static_cast<std::uint64_t>(spec.min_filters * s.scale);
-    spec.max_filters = static_cast<std::uint64_t>(spec.max_filters * s.scale);
+    spec.min_filters = static_cast<std::uint64_t>(static_cast<double>(spec.min_filters) * s.scale);
+    spec.max_filters = static_cast<std::uint64_t>(static_cast<double>(spec.max_filters) * s.scale);
     return spec;
   };
   const bool all = experiment == "all";
@@ -132,8 +132,8 @@ std::vector<Point> points(const std::string& experiment, const Settings& s) {
   if (all || experiment == "filters")
     for (std::uint64_t f : {1000ull, 10000ull, 25000ull, 50000ull, 100000ull, 250000ull}) {  // fig. 8
       Point p{"filters", std::to_string(f), base()};
-      p.spec.min_filters = static_cast<std::uint64_t>(f * 0.9 * s.scale);
-      p.spec.max_filters = static_cast<std::uint64_t>(f * 1.1 * s.scale);
+      p.spec.min_filters = static_cast<std::uint64_t>(static_cast<double>(f) * 0.9 * s.scale);
+      p.spec.max_filters = static_cast<std::uint64_t>(static_cast<double>(f) * 1.1 * s.scale);
       out.push_back(p);
     }
   if (all || experiment == "interfaces")

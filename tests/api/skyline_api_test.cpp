@@ -91,7 +91,9 @@ TEST(Skyline, ExtendedSkylineThroughThePrefilterIsExact) {
     const Dataset data = testing::random_dataset(40000, 4, levels, 31, 10);
     const std::vector<PointId> sky = testing::window_skyline(data, full_mask(4));
     const std::vector<PointId> extended = testing::window_extended_skyline(data, full_mask(4));
-    if (levels > 0) EXPECT_GT(extended.size(), sky.size()) << "ties make S+ larger than S";
+    if (levels > 0) {
+      EXPECT_GT(extended.size(), sky.size()) << "ties make S+ larger than S";
+    }
     for (const int threads : {1, 2}) {
       SCOPED_TRACE("levels " + std::to_string(levels) + ", threads " + std::to_string(threads));
       cpu::ExtendedSkylineCpu hook{threads};

@@ -136,12 +136,12 @@ INSTANTIATE_TEST_SUITE_P(Signals, InterruptedOutput,
                          ::testing::Values(std::tuple{SIGINT, false}, std::tuple{SIGINT, true},
                                            std::tuple{SIGTERM, false}, std::tuple{SIGTERM, true},
                                            std::tuple{SIGKILL, false}),
-                         [](const auto& info) {
-                           const int sig = std::get<0>(info.param);
+                         [](const auto& test) {
+                           const int sig = std::get<0>(test.param);
                            const std::string name = sig == SIGINT    ? "sigint"
                                                     : sig == SIGTERM ? "sigterm"
                                                                      : "sigkill";
-                           return name + (std::get<1>(info.param) ? "_named" : "_unnamed");
+                           return name + (std::get<1>(test.param) ? "_named" : "_unnamed");
                          });
 
 }  // namespace

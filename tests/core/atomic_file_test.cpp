@@ -149,7 +149,7 @@ TEST_P(AtomicFileBothPaths, FollowsSymbolicLinks) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Temporaries, AtomicFileBothPaths, ::testing::Values(false, true),
-                         [](const auto& info) { return info.param ? "named" : "unnamed"; });
+                         [](const auto& test) { return test.param ? "named" : "unnamed"; });
 
 TEST_F(AtomicFileTest, SymbolicLinkLoopIsAnIoError) {
   fs::create_symlink("b", dir_ / "a");

@@ -31,12 +31,16 @@ class MatchCli : public CliFixture {
     for (std::size_t i = 0; i < es.size(); ++i) {
       const OracleMatch m = oracle_match(fs, es.event(i));
       out += std::to_string(es.ids[i]) + ",";
-      for (std::size_t k = 0; k < m.interfaces.size(); ++k)
-        out += (k ? " " : "") + std::to_string(m.interfaces[k]);
+      for (std::size_t k = 0; k < m.interfaces.size(); ++k) {
+        if (k) out += ' ';
+        out += std::to_string(m.interfaces[k]);
+      }
       if (filters) {
         out += ",";
-        for (std::size_t k = 0; k < m.filters.size(); ++k)
-          out += (k ? " " : "") + std::to_string(m.filters[k]);
+        for (std::size_t k = 0; k < m.filters.size(); ++k) {
+          if (k) out += ' ';
+          out += std::to_string(m.filters[k]);
+        }
       }
       out += "\n";
     }

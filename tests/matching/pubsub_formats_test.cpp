@@ -255,7 +255,7 @@ TEST(PubSubGenerator, DefaultScenarioIsTable1) {
   }
   const double total = static_cast<double>(f.constraints());
   for (const Op o : {Op::eq, Op::ne, Op::lt, Op::gt})
-    EXPECT_NEAR(ops[static_cast<int>(o)] / total, 0.25, 0.01);
+    EXPECT_NEAR(static_cast<double>(ops[static_cast<int>(o)]) / total, 0.25, 0.01);
   for (std::size_t i = 0; i < e.size(); ++i) {
     EXPECT_GE(e.offsets[i + 1] - e.offsets[i], 3u);
     EXPECT_LE(e.offsets[i + 1] - e.offsets[i], 5u);
@@ -287,7 +287,7 @@ TEST(PubSubGenerator, DeterministicBySeedAndSweepsChangeTheShape) {
     rank0 += s.constraint_name[c] == 0;
     rank99 += s.constraint_name[c] == 99;
   }
-  EXPECT_NEAR(static_cast<double>(strings) / s.constraints(), 0.5, 0.1);
+  EXPECT_NEAR(static_cast<double>(strings) / static_cast<double>(s.constraints()), 0.5, 0.1);
   EXPECT_GT(rank0, 5 * rank99 + 1) << "Zipf: name 0 is far more frequent than name 99";
   // Total constraints fixes the filters per interface.
   datagen::PubSubSpec t;

@@ -14,9 +14,9 @@ Statistics sample() {
   Statistics s;
   s.runs = 1;
   s.wall_seconds = 2;
-  s.workers = {{0, {DeviceKind::cpu, 0}, 10, 300, 0, 1, 1.5, 2.0, false, {}},
-               {1, {DeviceKind::cpu, 0}, 10, 100, 1, 0, 1.0, 1.9, true, {}},
-               {2, {DeviceKind::gpu, 0}, 2, 600, 0, 2, 1.8, 2.0, false, {}}};
+  s.workers = {{0, {DeviceKind::cpu, 0}, 10, 300, 0, 1, 1.5, 2.0, false, {}, {}},
+               {1, {DeviceKind::cpu, 0}, 10, 100, 1, 0, 1.0, 1.9, true, {}, {}},
+               {2, {DeviceKind::gpu, 0}, 2, 600, 0, 2, 1.8, 2.0, false, {}, {}}};
   s.failures = {{1, {DeviceKind::cpu, 0}, 7, 10, 20, "boom"}};
   return s;
 }

@@ -171,7 +171,9 @@ TEST(Workers, GpuHostWorkersCanTakeTheSpareCoresOfTheirNode) {
   workers = plan_workers(t, layout);
   std::size_t owned = 0;
   for (const WorkerInfo& w : workers) {
-    if (w.kind == DeviceKind::gpu) EXPECT_EQ(w.cores.size(), 2u);
+    if (w.kind == DeviceKind::gpu) {
+      EXPECT_EQ(w.cores.size(), 2u);
+    }
     owned += w.cores.size();
   }
   EXPECT_EQ(owned, 12u);

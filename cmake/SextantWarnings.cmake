@@ -8,6 +8,11 @@ target_compile_options(sextant_warnings INTERFACE
 # says which the running CPU has, and the scheduler (or cpu/simd/isa.hpp) picks one.
 set(SEXTANT_AVX2_FLAGS -mavx2 -mfma -mbmi -mbmi2 -mlzcnt -mpopcnt -mf16c)
 set(SEXTANT_AVX512_FLAGS ${SEXTANT_AVX2_FLAGS} -mavx512f -mavx512bw -mavx512dq -mavx512vl)
+# GCC 12's AVX-512 intrinsics pass self-initialised "undefined" vectors, which its own
+# -Wmaybe-uninitialized reports at every use (GCC bug 105593, fixed in GCC 13).
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+  list(APPEND SEXTANT_AVX512_FLAGS -Wno-maybe-uninitialized)
+endif()
 
 # A library target of one folder; its headers are found as SextantHeaders.cmake describes.
 include(SextantHeaders)

@@ -390,7 +390,7 @@ std::string with_line(std::string text, std::size_t line, std::string_view conte
 // 240 rows of 20 bytes, "k,tttttt,vvvv,wwwwww" (the value padded with blanks), after a header.
 std::string fixed_rows(const char* first_value = nullptr) {
   std::string text = "key,ts,value,wm\n";
-  char row[32];
+  char row[48];  // 21 bytes and the newline are used; room for what -Wformat-truncation assumes of %d
   for (int i = 0; i < 240; ++i) {
     std::snprintf(row, sizeof row, "%d,%06d,%4d,%06d\n", i % 10, i, i % 97 - 40, i);
     text += row;
